@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// The Vulture sync schema: reference codec, generator and conformance suite.
+import PackageDescription
+
+let package = Package(
+    name: "VultureSync",
+    products: [
+        .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
+        .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
+        .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
+    ],
+    targets: [
+        // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Values, canonical and REST JSON, generated codecs, ids, blobs, settings.
+        .target(
+            name: "VultureSyncSchema",
+            dependencies: ["CZlib", "CCrypto"]
+        ),
+        // The conformance runner's command line.
+        .executableTarget(
+            name: "vulture-conformance",
+            dependencies: ["VultureSyncSchema"]
+        ),
+        // Throughput against reference tools measured in the same run.
+        .executableTarget(
+            name: "vulture-benchmark",
+            dependencies: ["VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureSyncSchemaTests",
+            dependencies: ["VultureSyncSchema"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,8 @@
+/// The Vulture sync schema: Firestore value model, canonical and REST JSON,
+/// generated document codecs, deterministic ids, blobs and settings.
+///
+/// Source: the sync schema (Spec/ tables; seed "Sync schema: Firestore and Cloud Storage").
+public enum VultureSyncSchema {
+    /// The document format version every synced record carries in `schema` (schema §2, common fields).
+    public static let documentSchemaVersion: Int64 = 1
+}

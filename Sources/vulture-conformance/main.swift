@@ -1,0 +1,3 @@
+import VultureSyncSchema
+
+print("vulture-conformance: schema version \(VultureSyncSchema.documentSchemaVersion)")
