@@ -45,8 +45,10 @@ let canonicalRejections: [Rejection] = [
     Rejection("trailing garbage", "{\"a\": 1} x", .jsonTrailingGarbage, 1, 10, ""),
     Rejection("two values", "1 2", .jsonTrailingGarbage, 1, 3, ""),
     Rejection("duplicate key", "{\n  \"a\": 1,\n  \"a\": 2\n}", .jsonDuplicateKey, 3, 3, "/a"),
-    Rejection("duplicate key in a large object",
-        "{" + (0..<12).map { "\"k\($0)\": 0" }.joined(separator: ", ") + ", \"k3\": 1}", .jsonDuplicateKey, 1, 112, "/k3"),
+    Rejection(
+        "duplicate key in a large object",
+        "{" + (0..<12).map { "\"k\($0)\": 0" }.joined(separator: ", ") + ", \"k3\": 1}", .jsonDuplicateKey, 1, 112,
+        "/k3"),
     Rejection("nested duplicate key", "{\"m\": {\"x\": 1, \"x\": 1}}", .jsonDuplicateKey, 1, 16, "/m/x"),
     Rejection("invalid UTF-8 byte", [0x22, 0x61, 0xFF, 0x22], .jsonInvalidUTF8, 1, 3, ""),
     Rejection("overlong UTF-8", [0x22, 0xC0, 0xAF, 0x22], .jsonInvalidUTF8, 1, 2, ""),
@@ -72,40 +74,62 @@ let canonicalRejections: [Rejection] = [
     Rejection("unterminated string", "{\"a\": \"b", .jsonSyntax, 1, 7, "/a"),
     Rejection("too deep for the reader", veryDeep, .jsonTooDeep, 1, 513, String(repeating: "/0", count: 512)),
     // Canonical wrappers.
-    Rejection("wrapper with two keys", "{\"$timestamp\": \"2026-01-01T00:00:00Z\", \"x\": 1}", .canonicalWrapper, 1, 2, "/$timestamp"),
+    Rejection(
+        "wrapper with two keys", "{\"$timestamp\": \"2026-01-01T00:00:00Z\", \"x\": 1}", .canonicalWrapper, 1, 2,
+        "/$timestamp"),
     Rejection("$ key in a plain map", "{\"a\": 1, \"$b\": 2}", .canonicalWrapper, 1, 10, "/$b"),
     Rejection("unknown wrapper", "{\"$date\": 1}", .canonicalUnknownWrapper, 1, 2, "/$date"),
     Rejection("bad $double", "{\"$double\": \"1.5\"}", .canonicalWrapper, 1, 13, "/$double"),
     Rejection("$double as number", "{\"$double\": 1.5}", .canonicalWrapper, 1, 13, "/$double"),
-    Rejection("timestamp with offset", "{\"$timestamp\": \"2026-10-20T14:03:07+02:00\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
-    Rejection("timestamp with 9 digits", "{\"$timestamp\": \"2026-10-20T14:03:07.123456789Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
-    Rejection("timestamp with 2 digits", "{\"$timestamp\": \"2026-10-20T14:03:07.12Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
-    Rejection("timestamp 30 February", "{\"$timestamp\": \"2026-02-30T00:00:00Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
-    Rejection("timestamp year 0", "{\"$timestamp\": \"0000-12-31T23:59:59Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
-    Rejection("timestamp leap second", "{\"$timestamp\": \"2016-12-31T23:59:60Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
-    Rejection("timestamp lower-case z", "{\"$timestamp\": \"2026-10-20T14:03:07z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
+    Rejection(
+        "timestamp with offset", "{\"$timestamp\": \"2026-10-20T14:03:07+02:00\"}", .canonicalTimestamp, 1, 16,
+        "/$timestamp"),
+    Rejection(
+        "timestamp with 9 digits", "{\"$timestamp\": \"2026-10-20T14:03:07.123456789Z\"}", .canonicalTimestamp, 1, 16,
+        "/$timestamp"),
+    Rejection(
+        "timestamp with 2 digits", "{\"$timestamp\": \"2026-10-20T14:03:07.12Z\"}", .canonicalTimestamp, 1, 16,
+        "/$timestamp"),
+    Rejection(
+        "timestamp 30 February", "{\"$timestamp\": \"2026-02-30T00:00:00Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"
+    ),
+    Rejection(
+        "timestamp year 0", "{\"$timestamp\": \"0000-12-31T23:59:59Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"),
+    Rejection(
+        "timestamp leap second", "{\"$timestamp\": \"2016-12-31T23:59:60Z\"}", .canonicalTimestamp, 1, 16, "/$timestamp"
+    ),
+    Rejection(
+        "timestamp lower-case z", "{\"$timestamp\": \"2026-10-20T14:03:07z\"}", .canonicalTimestamp, 1, 16,
+        "/$timestamp"),
     Rejection("bytes not base64", "{\"$bytes\": \"@@@\"}", .base64, 1, 12, "/$bytes"),
     Rejection("bytes without padding", "{\"$bytes\": \"AAH\"}", .base64, 1, 12, "/$bytes"),
     Rejection("bytes url-safe alphabet", "{\"$bytes\": \"AAH-_w==\"}", .base64, 1, 12, "/$bytes"),
     Rejection("bytes non-canonical bits", "{\"$bytes\": \"QR==\"}", .base64, 1, 12, "/$bytes"),
-    Rejection("geo point latitude 91", "{\"$geoPoint\": {\"latitude\": 91.0, \"longitude\": 0.0}}", .geoPointRange, 1, 15, "/$geoPoint"),
-    Rejection("geo point missing longitude", "{\"$geoPoint\": {\"latitude\": 1.0}}", .canonicalWrapper, 1, 15, "/$geoPoint"),
+    Rejection(
+        "geo point latitude 91", "{\"$geoPoint\": {\"latitude\": 91.0, \"longitude\": 0.0}}", .geoPointRange, 1, 15,
+        "/$geoPoint"),
+    Rejection(
+        "geo point missing longitude", "{\"$geoPoint\": {\"latitude\": 1.0}}", .canonicalWrapper, 1, 15, "/$geoPoint"),
     Rejection("reference not a document name", "{\"$reference\": \"users/u\"}", .referenceFormat, 1, 16, "/$reference"),
     Rejection("$serverTimestamp false", "{\"$serverTimestamp\": false}", .canonicalWrapper, 1, 22, "/$serverTimestamp"),
     Rejection("$increment string", "{\"$increment\": \"1\"}", .canonicalWrapper, 1, 16, "/$increment"),
     Rejection("$map of a number", "{\"$map\": 3}", .canonicalWrapper, 1, 10, "/$map"),
     // Firestore constraints.
     Rejection("array in array", "{\"a\": [[1]]}", .arrayInArray, 1, 8, "/a/0"),
-    Rejection("too deep through arrays and maps", deepArray, .depth, 1, 62, String(repeating: "/0/a", count: 10) + "/0"),
+    Rejection(
+        "too deep through arrays and maps", deepArray, .depth, 1, 62, String(repeating: "/0/a", count: 10) + "/0"),
     Rejection("too deep through maps", deepMap, .depth, 1, 106, String(repeating: "/a", count: 21)),
     Rejection("reserved field name", "{\"__name__\": 1}", .fieldNameReserved, 1, 2, "/__name__"),
     Rejection("reserved nested field name", "{\"m\": {\"__x__\": 1}}", .fieldNameReserved, 1, 8, "/m/__x__"),
-    Rejection("field name over 1500 bytes", "{\"" + String(repeating: "é", count: 751) + "\": 1}", .fieldNameLength, 1, 2,
+    Rejection(
+        "field name over 1500 bytes", "{\"" + String(repeating: "é", count: 751) + "\": 1}", .fieldNameLength, 1, 2,
         "/" + String(repeating: "é", count: 751)),
     Rejection("sentinel inside an array", "[{\"$serverTimestamp\": true}]", .sentinelInArray, 1, 3, "/0"),
-    Rejection("sentinel in stored form", "{\"updatedAt\": {\"$serverTimestamp\": true}}", .sentinelInStoredForm, 1, 16,
+    Rejection(
+        "sentinel in stored form", "{\"updatedAt\": {\"$serverTimestamp\": true}}", .sentinelInStoredForm, 1, 16,
         "/updatedAt", form: .stored),
-    Rejection("delete in stored form", "{\"x\": {\"$delete\": true}}", .sentinelInStoredForm, 1, 8, "/x", form: .stored),
+    Rejection(
+        "delete in stored form", "{\"x\": {\"$delete\": true}}", .sentinelInStoredForm, 1, 8, "/x", form: .stored),
 ]
 
 @Suite struct CanonicalJSONRejectionTests {
@@ -179,6 +203,7 @@ let canonicalRejections: [Rejection] = [
         #expect(FirestoreValue.integer(1) != .double(1))
         #expect(FirestoreValue.double(.nan) == .double(.nan))
         #expect(FirestoreValue.double(0) != .double(-0.0))
-        #expect(FirestoreValue.string("é") != .string("e\u{301}"), "strings compare by scalars, not canonical equivalence")
+        #expect(
+            FirestoreValue.string("é") != .string("e\u{301}"), "strings compare by scalars, not canonical equivalence")
     }
 }

@@ -48,7 +48,9 @@ let edgeValues: [EdgeValue] = [
     EdgeValue(
         label: "escapes", value: .string("a\"b\\c/d\u{8}\u{9}\u{A}\u{C}\u{D}\u{1}\u{1F}\u{7F}é😀"),
         canonical: "\"a\\\"b\\\\c/d\\b\\t\\n\\f\\r\\u0001\\u001f\u{7F}é😀\""),
-    EdgeValue(label: "timestamp minimum, 0 digits", value: ts(-62_135_596_800), canonical: "{\"$timestamp\": \"0001-01-01T00:00:00Z\"}"),
+    EdgeValue(
+        label: "timestamp minimum, 0 digits", value: ts(-62_135_596_800),
+        canonical: "{\"$timestamp\": \"0001-01-01T00:00:00Z\"}"),
     EdgeValue(
         label: "timestamp maximum, 6 digits", value: ts(253_402_300_799, 999_999),
         canonical: "{\"$timestamp\": \"9999-12-31T23:59:59.999999Z\"}"),
@@ -58,7 +60,9 @@ let edgeValues: [EdgeValue] = [
     EdgeValue(
         label: "timestamp, 6 digits", value: ts(1_792_504_987, 123_456),
         canonical: "{\"$timestamp\": \"2026-10-20T14:03:07.123456Z\"}"),
-    EdgeValue(label: "timestamp before 1970", value: ts(-1, 500_000), canonical: "{\"$timestamp\": \"1969-12-31T23:59:59.500Z\"}"),
+    EdgeValue(
+        label: "timestamp before 1970", value: ts(-1, 500_000),
+        canonical: "{\"$timestamp\": \"1969-12-31T23:59:59.500Z\"}"),
     EdgeValue(label: "leap day", value: ts(951_782_400), canonical: "{\"$timestamp\": \"2000-02-29T00:00:00Z\"}"),
     EdgeValue(label: "bytes", value: .bytes(Data([0, 1, 254, 255])), canonical: "{\"$bytes\": \"AAH+/w==\"}"),
     EdgeValue(label: "empty bytes", value: .bytes(Data()), canonical: "{\"$bytes\": \"\"}"),
@@ -71,7 +75,8 @@ let edgeValues: [EdgeValue] = [
         label: "reference", value: .reference("projects/p/databases/(default)/documents/users/u"),
         canonical: "{\"$reference\": \"projects/p/databases/(default)/documents/users/u\"}"),
     EdgeValue(label: "map with a $ key", value: .map(["$v": .integer(1)]), canonical: "{\"$map\": {\"$v\": 1}}"),
-    EdgeValue(label: "array of mixed", value: .array([.integer(1), .double(1), .string("1")]), canonical: "[1, 1.0, \"1\"]"),
+    EdgeValue(
+        label: "array of mixed", value: .array([.integer(1), .double(1), .string("1")]), canonical: "[1, 1.0, \"1\"]"),
 ]
 
 /// Collapses the canonical multi-line layout to one line for comparing short texts.
@@ -121,9 +126,13 @@ func oneLine(_ s: String) -> String {
     func restRoundTrip(_ edge: EdgeValue) throws {
         let document = FirestoreRESTDocument(
             name: "projects/vulture-app-store/databases/(default)/documents/users/u1",
-            fields: ["v": edge.value, "nested": .map(["inner": edge.value]), "list": .array([edge.value].filter {
-                if case .array = $0 { return false } else { return true }
-            })])
+            fields: [
+                "v": edge.value, "nested": .map(["inner": edge.value]),
+                "list": .array(
+                    [edge.value].filter {
+                        if case .array = $0 { return false } else { return true }
+                    }),
+            ])
         let rest = try FirestoreRESTJSON.encodeDocument(document)
         let back = try FirestoreRESTJSON.decodeDocument(rest)
         #expect(back == document)
@@ -208,8 +217,9 @@ func oneLine(_ s: String) -> String {
     @Test(arguments: [
         (0.0, "0"), (-0.0, "0"), (1.0, "1"), (-1.5, "-1.5"), (1e21, "1e+21"), (1e20, "100000000000000000000"),
         (Double("123456789012345680000")!, "123456789012345680000"), (1e-6, "0.000001"), (1e-7, "1e-7"),
-        (4.35, "4.35"), (0.002, "0.002"), (.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"),
-        (9007199254740992, "9007199254740992"), (Double("295147905179352830000")!, "295147905179352830000"),
+        (4.35, "4.35"), (0.002, "0.002"), (.leastNonzeroMagnitude, "5e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (9_007_199_254_740_992, "9007199254740992"), (Double("295147905179352830000")!, "295147905179352830000"),
         (4.5, "4.5"), (2e-3, "0.002"), (0.000001, "0.000001"), (333333333.3333333, "333333333.3333333"),
         (1e23, "1e+23"), (-.leastNonzeroMagnitude, "-5e-324"), (1.2e-10, "1.2e-10"),
     ])

@@ -100,30 +100,57 @@ import Testing
     @Test func sentinelsHaveNoRESTForm() {
         #expect {
             try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(fields: ["updatedAt": .serverTimestamp]))
-        } throws: { ($0 as? SchemaInputError)?.rule == .sentinelInStoredForm && ($0 as? SchemaInputError)?.pointer == "/updatedAt" }
+        } throws: {
+            ($0 as? SchemaInputError)?.rule == .sentinelInStoredForm
+                && ($0 as? SchemaInputError)?.pointer == "/updatedAt"
+        }
     }
 
     static let rejections: [(String, InputRule, String, Int, Int)] = [
         ("{\"fields\": {\"a\": {\"integerValue\": \"1.5\"}}}", .restInteger, "/fields/a/integerValue", 1, 35),
-        ("{\"fields\": {\"a\": {\"integerValue\": \"9223372036854775808\"}}}", .restInteger, "/fields/a/integerValue", 1, 35),
+        (
+            "{\"fields\": {\"a\": {\"integerValue\": \"9223372036854775808\"}}}", .restInteger,
+            "/fields/a/integerValue", 1, 35
+        ),
         ("{\"fields\": {\"a\": {\"integerValue\": \"+1\"}}}", .restInteger, "/fields/a/integerValue", 1, 35),
         ("{\"fields\": {\"a\": {\"integerValue\": \"01\"}}}", .restInteger, "/fields/a/integerValue", 1, 35),
         ("{\"fields\": {\"a\": {\"doubleValue\": \"1.5\"}}}", .restDouble, "/fields/a/doubleValue", 1, 34),
         ("{\"fields\": {\"a\": {\"doubleValue\": true}}}", .restDouble, "/fields/a/doubleValue", 1, 34),
-        ("{\"fields\": {\"a\": {\"timestampValue\": \"2026-10-20T14:03:07.1234567891Z\"}}}", .restTimestamp, "/fields/a/timestampValue", 1, 37),
-        ("{\"fields\": {\"a\": {\"timestampValue\": \"2026-10-20 14:03:07Z\"}}}", .restTimestamp, "/fields/a/timestampValue", 1, 37),
-        ("{\"fields\": {\"a\": {\"timestampValue\": \"10000-01-01T00:00:00Z\"}}}", .restTimestamp, "/fields/a/timestampValue", 1, 37),
-        ("{\"fields\": {\"a\": {\"timestampValue\": \"0001-01-01T00:30:00+01:00\"}}}", .timestampRange, "/fields/a/timestampValue", 1, 37),
+        (
+            "{\"fields\": {\"a\": {\"timestampValue\": \"2026-10-20T14:03:07.1234567891Z\"}}}", .restTimestamp,
+            "/fields/a/timestampValue", 1, 37
+        ),
+        (
+            "{\"fields\": {\"a\": {\"timestampValue\": \"2026-10-20 14:03:07Z\"}}}", .restTimestamp,
+            "/fields/a/timestampValue", 1, 37
+        ),
+        (
+            "{\"fields\": {\"a\": {\"timestampValue\": \"10000-01-01T00:00:00Z\"}}}", .restTimestamp,
+            "/fields/a/timestampValue", 1, 37
+        ),
+        (
+            "{\"fields\": {\"a\": {\"timestampValue\": \"0001-01-01T00:30:00+01:00\"}}}", .timestampRange,
+            "/fields/a/timestampValue", 1, 37
+        ),
         ("{\"fields\": {\"a\": {\"bytesValue\": \"AAH-_w==\"}}}", .base64, "/fields/a/bytesValue", 1, 33),
         ("{\"fields\": {\"a\": {\"stringValue\": \"x\", \"integerValue\": \"1\"}}}", .restShape, "/fields/a", 1, 18),
         ("{\"fields\": {\"a\": {\"vectorValue\": {}}}}", .restShape, "/fields/a", 1, 18),
         ("{\"fields\": {\"a\": \"plain\"}}", .restShape, "/fields/a", 1, 18),
-        ("{\"fields\": {\"a\": {\"arrayValue\": {\"values\": [{\"arrayValue\": {}}]}}}}", .arrayInArray, "/fields/a/arrayValue/values/0", 1, 45),
+        (
+            "{\"fields\": {\"a\": {\"arrayValue\": {\"values\": [{\"arrayValue\": {}}]}}}}", .arrayInArray,
+            "/fields/a/arrayValue/values/0", 1, 45
+        ),
         ("{\"fields\": {\"__a__\": {\"nullValue\": null}}}", .fieldNameReserved, "/fields/__a__", 1, 13),
         ("{\"fields\": {}, \"extra\": 1}", .restShape, "/extra", 1, 16),
         ("{\"name\": \"users/u1\", \"fields\": {}}", .referenceFormat, "/name", 1, 10),
-        ("{\"fields\": {\"a\": {\"mapValue\": {\"fields\": {\"b\": {\"nullValue\": null}}, \"x\": 1}}}}", .restShape, "/fields/a/mapValue", 1, 31),
-        ("{\"fields\": {\"a\": {\"geoPointValue\": {\"latitude\": 100}}}}", .geoPointRange, "/fields/a/geoPointValue", 1, 36),
+        (
+            "{\"fields\": {\"a\": {\"mapValue\": {\"fields\": {\"b\": {\"nullValue\": null}}, \"x\": 1}}}}", .restShape,
+            "/fields/a/mapValue", 1, 31
+        ),
+        (
+            "{\"fields\": {\"a\": {\"geoPointValue\": {\"latitude\": 100}}}}", .geoPointRange,
+            "/fields/a/geoPointValue", 1, 36
+        ),
         ("[]", .restShape, "", 1, 1),
     ]
 

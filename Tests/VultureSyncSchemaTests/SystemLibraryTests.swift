@@ -1,6 +1,6 @@
-import Foundation
 import CCrypto
 import CZlib
+import Foundation
 import Testing
 
 /// The system libraries are wired: zlib answers its version, libcrypto computes SHA-256("abc").

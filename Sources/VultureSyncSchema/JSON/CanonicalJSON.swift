@@ -20,7 +20,8 @@ public enum CanonicalJSON {
     ///   - file: file name for messages.
     ///   - form: `.stored` rejects sentinels; nil or `.write` accepts them outside arrays.
     /// - Throws: `SchemaInputError` with file, line:column, JSON pointer and rule.
-    public static func decode(_ bytes: [UInt8], file: String? = nil, form: DocumentForm? = nil) throws -> FirestoreValue {
+    public static func decode(_ bytes: [UInt8], file: String? = nil, form: DocumentForm? = nil) throws -> FirestoreValue
+    {
         let node = try StrictJSONReader.parse(bytes, file: file)
         return try decode(node, source: JSONSourceText(bytes: bytes, file: file), form: form)
     }
@@ -33,12 +34,14 @@ public enum CanonicalJSON {
     /// Reads a parsed node as canonical typed JSON; errors carry positions from `source`.
     static func decode(_ node: JSONNode, source: JSONSourceText?, form: DocumentForm?) throws -> FirestoreValue {
         var reader = TypedReader(source: source, form: form)
-        return try reader.value(node, pointer: "", depth: 0, inArray: false)
+        return try reader.value(node, depth: 0, inArray: false)
     }
 
     /// Interprets an already-parsed node (for instance a member of a golden file) as canonical
     /// typed JSON. Errors carry byte offsets only when `sourceBytes` is given.
-    public static func decode(node: JSONNode, sourceBytes: [UInt8]? = nil, file: String? = nil, form: DocumentForm? = nil) throws -> FirestoreValue {
+    public static func decode(
+        node: JSONNode, sourceBytes: [UInt8]? = nil, file: String? = nil, form: DocumentForm? = nil
+    ) throws -> FirestoreValue {
         try decode(node, source: sourceBytes.map { JSONSourceText(bytes: $0, file: file) }, form: form)
     }
 
@@ -95,83 +98,100 @@ private struct TypedReader {
     let source: JSONSourceText?
     let form: DocumentForm?
 
-    func error(_ rule: InputRule, _ pointer: String, _ message: String, at offset: Int) -> SchemaInputError {
+    /// The keys and indices from the root to the value being read; made a pointer only on failure.
+    var path: [PathToken] = []
+
+    func error(_ rule: InputRule, _ extra: PathToken?, _ message: String, at offset: Int) -> SchemaInputError {
+        let pointer = PathToken.pointer(extra.map { path + [$0] } ?? path)
         let e = SchemaInputError(rule: rule, pointer: pointer, message: message)
         return source?.locate(e, at: offset) ?? e
     }
 
-    mutating func value(_ node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
+    mutating func value(_ node: JSONNode, depth: Int, inArray: Bool) throws -> FirestoreValue {
         if depth > FirestoreLimits.maximumDepth {
-            throw error(.depth, pointer, "nested deeper than Firestore's 20 levels", at: node.offset)
+            throw error(.depth, nil, "nested deeper than Firestore's 20 levels", at: node.offset)
         }
         switch node.kind {
         case .null: return .null
         case .bool(let b): return .boolean(b)
         case .integer(let v): return .integer(v)
         case .bigInteger(let text):
-            throw error(.jsonIntegerRange, pointer, "integer \(text) is outside int64", at: node.offset)
+            throw error(.jsonIntegerRange, nil, "integer \(text) is outside int64", at: node.offset)
         case .double(let d):
             guard d.isFinite else {
-                throw error(.jsonDoubleRange, pointer, "number is too large for a double; write {\"$double\": \"Infinity\"}", at: node.offset)
+                throw error(
+                    .jsonDoubleRange, nil, "number is too large for a double; write {\"$double\": \"Infinity\"}",
+                    at: node.offset)
             }
             return .double(d)
         case .string(let s): return .string(s)
         case .array(let elements):
             if inArray {
-                throw error(.arrayInArray, pointer, "an array directly inside an array", at: node.offset)
+                throw error(.arrayInArray, nil, "an array directly inside an array", at: node.offset)
             }
             var out: [FirestoreValue] = []
             out.reserveCapacity(elements.count)
             for (i, e) in elements.enumerated() {
-                out.append(try value(e, pointer: JSONPointer.appending(pointer, i), depth: depth + 1, inArray: true))
+                path.append(.index(i))
+                out.append(try value(e, depth: depth + 1, inArray: true))
+                path.removeLast()
             }
             return .array(out)
         case .object(let members):
-            if let first = members.first, first.key.hasPrefix("$") || members.contains(where: { $0.key.hasPrefix("$") }) {
+            if let first = members.first, first.key.hasPrefix("$") || members.contains(where: { $0.key.hasPrefix("$") })
+            {
                 guard members.count == 1 else {
                     let bad = members.first(where: { $0.key.hasPrefix("$") }) ?? first
                     throw error(
-                        .canonicalWrapper, JSONPointer.appending(pointer, bad.key),
+                        .canonicalWrapper, .key(bad.key),
                         "a map with a key starting with '$' must be written {\"$map\": {…}}, and a wrapper has exactly one key",
                         at: bad.keyOffset)
                 }
-                return try wrapper(first, node: node, pointer: pointer, depth: depth, inArray: inArray)
+                return try wrapper(first, node: node, depth: depth, inArray: inArray)
             }
-            return try map(members, pointer: pointer, depth: depth)
+            return try map(members, depth: depth)
         }
     }
 
-    mutating func map(_ members: [JSONMember], pointer: String, depth: Int) throws -> FirestoreValue {
+    mutating func map(_ members: [JSONMember], depth: Int) throws -> FirestoreValue {
         var out: [String: FirestoreValue] = Dictionary(minimumCapacity: members.count)
         for m in members {
-            let p = JSONPointer.appending(pointer, m.key)
             if let (rule, message) = FirestoreLimits.fieldNameViolation(m.key) {
-                throw error(rule, p, message, at: m.keyOffset)
+                throw error(rule, .key(m.key), message, at: m.keyOffset)
             }
-            out[m.key] = try value(m.value, pointer: p, depth: depth + 1, inArray: false)
+            path.append(.key(m.key))
+            out[m.key] = try value(m.value, depth: depth + 1, inArray: false)
+            path.removeLast()
         }
         return .map(out)
     }
 
-    mutating func sentinel(_ v: FirestoreValue, _ member: JSONMember, pointer: String, inArray: Bool) throws -> FirestoreValue {
+    mutating func sentinel(_ v: FirestoreValue, _ member: JSONMember, inArray: Bool) throws
+        -> FirestoreValue
+    {
         if inArray {
-            throw error(.sentinelInArray, pointer, "\(v.typeName) sentinel inside an array", at: member.keyOffset)
+            throw error(.sentinelInArray, nil, "\(v.typeName) sentinel inside an array", at: member.keyOffset)
         }
         if form == .stored {
-            throw error(.sentinelInStoredForm, pointer, "\(v.typeName) sentinel in a stored-form document", at: member.keyOffset)
+            throw error(
+                .sentinelInStoredForm, nil, "\(v.typeName) sentinel in a stored-form document", at: member.keyOffset
+            )
         }
         return v
     }
 
-    mutating func wrapper(_ m: JSONMember, node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
+    mutating func wrapper(_ m: JSONMember, node: JSONNode, depth: Int, inArray: Bool) throws
+        -> FirestoreValue
+    {
         let inner = m.value
-        let p = JSONPointer.appending(pointer, m.key)
         func bad(_ message: String) -> SchemaInputError {
-            error(.canonicalWrapper, p, "\(m.key): \(message)", at: inner.offset)
+            error(.canonicalWrapper, .key(m.key), "\(m.key): \(message)", at: inner.offset)
         }
         switch m.key {
         case "$double":
-            guard case .string(let s) = inner.kind else { throw bad("expects \"NaN\", \"Infinity\", \"-Infinity\" or \"-0\"") }
+            guard case .string(let s) = inner.kind else {
+                throw bad("expects \"NaN\", \"Infinity\", \"-Infinity\" or \"-0\"")
+            }
             switch s {
             case "NaN": return .double(.nan)
             case "Infinity": return .double(.infinity)
@@ -182,20 +202,24 @@ private struct TypedReader {
         case "$timestamp":
             guard case .string(let s) = inner.kind else { throw bad("expects an RFC 3339 string") }
             do {
-                guard let t = try FirestoreTimestamp.parseRFC3339(s, allowedFractionDigits: [0, 3, 6], allowOffset: false) else {
+                guard
+                    let t = try FirestoreTimestamp.parseRFC3339(
+                        s, allowedFractionDigits: [0, 3, 6], allowOffset: false)
+                else {
                     throw error(
-                        .canonicalTimestamp, p, "\"\(s)\" is not YYYY-MM-DDTHH:MM:SS[.fff|.ffffff]Z (UTC, a valid date)",
+                        .canonicalTimestamp, .key(m.key),
+                        "\"\(s)\" is not YYYY-MM-DDTHH:MM:SS[.fff|.ffffff]Z (UTC, a valid date)",
                         at: inner.offset)
                 }
                 return .timestamp(t)
             } catch var e as SchemaInputError where e.rule == .timestampRange {
-                e.pointer = p
+                e.pointer = PathToken.pointer(path + [.key(m.key)])
                 throw source?.locate(e, at: inner.offset) ?? e
             }
         case "$bytes":
             guard case .string(let s) = inner.kind else { throw bad("expects a base64 string") }
             guard let data = CanonicalBase64.decode(s) else {
-                throw error(.base64, p, "not standard, padded, canonical base64", at: inner.offset)
+                throw error(.base64, .key(m.key), "not standard, padded, canonical base64", at: inner.offset)
             }
             return .bytes(data)
         case "$geoPoint":
@@ -205,21 +229,23 @@ private struct TypedReader {
                 let la = number(lat.value), let lo = number(lng.value)
             else { throw bad("expects {\"latitude\": number, \"longitude\": number}") }
             let g = GeoPoint(latitude: la, longitude: lo)
-            if let message = g.rangeViolation { throw error(.geoPointRange, p, message, at: inner.offset) }
+            if let message = g.rangeViolation { throw error(.geoPointRange, .key(m.key), message, at: inner.offset) }
             return .geoPoint(g)
         case "$reference":
             guard case .string(let s) = inner.kind else { throw bad("expects a document name string") }
-            if let message = FirestoreLimits.referenceViolation(s) { throw error(.referenceFormat, p, message, at: inner.offset) }
+            if let message = FirestoreLimits.referenceViolation(s) {
+                throw error(.referenceFormat, .key(m.key), message, at: inner.offset)
+            }
             return .reference(s)
         case "$map":
             guard case .object(let members) = inner.kind else { throw bad("expects an object") }
-            return try map(members, pointer: pointer, depth: depth)
+            return try map(members, depth: depth)
         case "$serverTimestamp":
             guard case .bool(true) = inner.kind else { throw bad("expects true") }
-            return try sentinel(.serverTimestamp, m, pointer: pointer, inArray: inArray)
+            return try sentinel(.serverTimestamp, m, inArray: inArray)
         case "$delete":
             guard case .bool(true) = inner.kind else { throw bad("expects true") }
-            return try sentinel(.delete, m, pointer: pointer, inArray: inArray)
+            return try sentinel(.delete, m, inArray: inArray)
         case "$increment":
             let operand: IncrementOperand
             switch inner.kind {
@@ -227,10 +253,10 @@ private struct TypedReader {
             case .double(let d) where d.isFinite: operand = .double(d)
             default: throw bad("expects a finite integer or double")
             }
-            return try sentinel(.increment(operand), m, pointer: pointer, inArray: inArray)
+            return try sentinel(.increment(operand), m, inArray: inArray)
         default:
             throw error(
-                .canonicalUnknownWrapper, p,
+                .canonicalUnknownWrapper, .key(m.key),
                 "unknown wrapper \(m.key); a map with this key must be written {\"$map\": {…}}", at: m.keyOffset)
         }
     }

@@ -80,13 +80,27 @@ public enum CanonicalJSONWriter {
         out.append(0x22)
         for b in s.utf8 {
             switch b {
-            case 0x22: out.append(0x5C); out.append(0x22)
-            case 0x5C: out.append(0x5C); out.append(0x5C)
-            case 0x08: out.append(0x5C); out.append(0x62)
-            case 0x09: out.append(0x5C); out.append(0x74)
-            case 0x0A: out.append(0x5C); out.append(0x6E)
-            case 0x0C: out.append(0x5C); out.append(0x66)
-            case 0x0D: out.append(0x5C); out.append(0x72)
+            case 0x22:
+                out.append(0x5C)
+                out.append(0x22)
+            case 0x5C:
+                out.append(0x5C)
+                out.append(0x5C)
+            case 0x08:
+                out.append(0x5C)
+                out.append(0x62)
+            case 0x09:
+                out.append(0x5C)
+                out.append(0x74)
+            case 0x0A:
+                out.append(0x5C)
+                out.append(0x6E)
+            case 0x0C:
+                out.append(0x5C)
+                out.append(0x66)
+            case 0x0D:
+                out.append(0x5C)
+                out.append(0x72)
             case 0x00..<0x20:
                 out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(b >> 4)], hexDigits[Int(b & 0xF)]])
             default: out.append(b)

@@ -64,8 +64,12 @@ public enum FirestoreRESTJSON {
         var members: [JSONMember] = []
         if let name = document.name { members.append(JSONMember(key: "name", value: JSONNode(.string(name)))) }
         members.append(JSONMember(key: "fields", value: try fieldsNode(document.fields, pointer: "")))
-        if let t = document.createTime { members.append(JSONMember(key: "createTime", value: JSONNode(.string(t.rfc3339)))) }
-        if let t = document.updateTime { members.append(JSONMember(key: "updateTime", value: JSONNode(.string(t.rfc3339)))) }
+        if let t = document.createTime {
+            members.append(JSONMember(key: "createTime", value: JSONNode(.string(t.rfc3339))))
+        }
+        if let t = document.updateTime {
+            members.append(JSONMember(key: "updateTime", value: JSONNode(.string(t.rfc3339))))
+        }
         return CanonicalJSONWriter.write(JSONNode(.object(members)))
     }
 
@@ -132,8 +136,10 @@ private struct RESTReader {
             throw error(.restTimestamp, pointer, "expected an RFC 3339 string, found \(node.typeName)", at: node.offset)
         }
         do {
-            guard let t = try FirestoreTimestamp.parseRFC3339(s, allowedFractionDigits: Set(0...9), allowOffset: true) else {
-                throw error(.restTimestamp, pointer, "\"\(s)\" is not RFC 3339 with at most 9 fraction digits", at: node.offset)
+            guard let t = try FirestoreTimestamp.parseRFC3339(s, allowedFractionDigits: Set(0...9), allowOffset: true)
+            else {
+                throw error(
+                    .restTimestamp, pointer, "\"\(s)\" is not RFC 3339 with at most 9 fraction digits", at: node.offset)
             }
             return t
         } catch var e as SchemaInputError where e.rule == .timestampRange {
@@ -163,7 +169,9 @@ private struct RESTReader {
             case "createTime": doc.createTime = try timestamp(m.value, pointer: p)
             case "updateTime": doc.updateTime = try timestamp(m.value, pointer: p)
             default:
-                throw error(.restShape, p, "unknown Document member \"\(m.key)\" (name, fields, createTime, updateTime)", at: m.keyOffset)
+                throw error(
+                    .restShape, p, "unknown Document member \"\(m.key)\" (name, fields, createTime, updateTime)",
+                    at: m.keyOffset)
             }
         }
         return doc
@@ -171,7 +179,8 @@ private struct RESTReader {
 
     mutating func fields(_ node: JSONNode, pointer: String, depth: Int) throws -> [String: FirestoreValue] {
         guard case .object(let members) = node.kind else {
-            throw error(.restShape, pointer, "fields must be an object of Values, found \(node.typeName)", at: node.offset)
+            throw error(
+                .restShape, pointer, "fields must be an object of Values, found \(node.typeName)", at: node.offset)
         }
         var out: [String: FirestoreValue] = Dictionary(minimumCapacity: members.count)
         for m in members {
@@ -197,7 +206,8 @@ private struct RESTReader {
             Self.kinds.contains(m.key)
         else {
             throw error(
-                .restShape, pointer, "a Value is an object with exactly one of \(Self.kinds.sorted().joined(separator: ", "))",
+                .restShape, pointer,
+                "a Value is an object with exactly one of \(Self.kinds.sorted().joined(separator: ", "))",
                 at: node.offset)
         }
         let v = m.value
@@ -229,7 +239,9 @@ private struct RESTReader {
             case .integer(let i): return .double(Double(i))
             case .bigInteger(let text): return .double(Double(text) ?? .nan)
             case .double(let d):
-                guard d.isFinite else { throw error(.jsonDoubleRange, p, "number too large for a double", at: v.offset) }
+                guard d.isFinite else {
+                    throw error(.jsonDoubleRange, p, "number too large for a double", at: v.offset)
+                }
                 return .double(d)
             case .string("NaN"): return .double(.nan)
             case .string("Infinity"): return .double(.infinity)
@@ -249,7 +261,9 @@ private struct RESTReader {
             return .bytes(d)
         case "referenceValue":
             guard case .string(let s) = v.kind else { throw wrong("a document name string") }
-            if let message = FirestoreLimits.referenceViolation(s) { throw error(.referenceFormat, p, message, at: v.offset) }
+            if let message = FirestoreLimits.referenceViolation(s) {
+                throw error(.referenceFormat, p, message, at: v.offset)
+            }
             return .reference(s)
         case "geoPointValue":
             guard case .object(let coords) = v.kind else { throw wrong("{latitude, longitude}") }
@@ -260,12 +274,14 @@ private struct RESTReader {
                 switch c.value.kind {
                 case .integer(let i): d = Double(i)
                 case .double(let x) where x.isFinite: d = x
-                default: throw error(.restShape, JSONPointer.appending(p, c.key), "expects a number", at: c.value.offset)
+                default:
+                    throw error(.restShape, JSONPointer.appending(p, c.key), "expects a number", at: c.value.offset)
                 }
                 switch c.key {
                 case "latitude": lat = d
                 case "longitude": lng = d
-                default: throw error(.restShape, JSONPointer.appending(p, c.key), "unknown LatLng member", at: c.keyOffset)
+                default:
+                    throw error(.restShape, JSONPointer.appending(p, c.key), "unknown LatLng member", at: c.keyOffset)
                 }
             }
             let g = GeoPoint(latitude: lat, longitude: lng)
@@ -278,12 +294,16 @@ private struct RESTReader {
             }
             guard let values = am.first?.value else { return .array([]) }
             guard case .array(let elements) = values.kind else {
-                throw error(.restShape, JSONPointer.appending(p, "values"), "values must be an array", at: values.offset)
+                throw error(
+                    .restShape, JSONPointer.appending(p, "values"), "values must be an array", at: values.offset)
             }
             var out: [FirestoreValue] = []
             out.reserveCapacity(elements.count)
             for (i, e) in elements.enumerated() {
-                out.append(try value(e, pointer: JSONPointer.appending(JSONPointer.appending(p, "values"), i), depth: depth + 1, inArray: true))
+                out.append(
+                    try value(
+                        e, pointer: JSONPointer.appending(JSONPointer.appending(p, "values"), i), depth: depth + 1,
+                        inArray: true))
             }
             return .array(out)
         default:  // mapValue

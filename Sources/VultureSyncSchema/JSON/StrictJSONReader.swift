@@ -39,11 +39,12 @@ private struct Parser {
 
     let bytes: [UInt8]
     var i = 0
-    var pointerStack: [String] = []
+    /// The keys and indices from the root to the value being read; made a pointer only on failure.
+    var path: [PathToken] = []
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    var pointer: String { pointerStack.last ?? "" }
+    var pointer: String { PathToken.pointer(path) }
 
     func fail(_ rule: InputRule, _ message: String, at offset: Int? = nil) -> Failure {
         Failure(error: SchemaInputError(rule: rule, pointer: pointer, message: message), offset: offset ?? i)
@@ -83,9 +84,15 @@ private struct Parser {
         case 0x7B: return try parseObject(depth: depth + 1)
         case 0x5B: return try parseArray(depth: depth + 1)
         case 0x22: return JSONNode(.string(try parseString()), offset: start)
-        case 0x74: try literal("true"); return JSONNode(.bool(true), offset: start)
-        case 0x66: try literal("false"); return JSONNode(.bool(false), offset: start)
-        case 0x6E: try literal("null"); return JSONNode(.null, offset: start)
+        case 0x74:
+            try literal("true")
+            return JSONNode(.bool(true), offset: start)
+        case 0x66:
+            try literal("false")
+            return JSONNode(.bool(false), offset: start)
+        case 0x6E:
+            try literal("null")
+            return JSONNode(.null, offset: start)
         case 0x2D, 0x30...0x39: return try parseNumber()
         default: throw fail(.jsonSyntax, "unexpected \(describe(bytes[i])), expected a value")
         }
@@ -116,12 +123,13 @@ private struct Parser {
         while true {
             skipWhitespace()
             guard i < bytes.count else { throw fail(.jsonSyntax, "unexpected end of input inside an object") }
-            guard bytes[i] == 0x22 else { throw fail(.jsonSyntax, "expected a string key, found \(describe(bytes[i]))") }
+            guard bytes[i] == 0x22 else {
+                throw fail(.jsonSyntax, "expected a string key, found \(describe(bytes[i]))")
+            }
             let keyOffset = i
             let key = try parseString()
-            let memberPointer = JSONPointer.appending(pointer, key)
             if members.count < 8 ? members.contains(where: { $0.key == key }) : seen.contains(key) {
-                pointerStack.append(memberPointer)
+                path.append(.key(key))
                 throw fail(.jsonDuplicateKey, "duplicate key \"\(key)\"", at: keyOffset)
             }
             if members.count >= 7 {
@@ -129,12 +137,12 @@ private struct Parser {
                 seen.insert(key)
             }
             skipWhitespace()
-            pointerStack.append(memberPointer)
+            path.append(.key(key))
             guard i < bytes.count, bytes[i] == 0x3A else { throw fail(.jsonSyntax, "expected ':' after the key") }
             i += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            pointerStack.removeLast()
+            path.removeLast()
             members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
             guard i < bytes.count else { throw fail(.jsonSyntax, "unexpected end of input inside an object") }
@@ -164,9 +172,9 @@ private struct Parser {
         }
         while true {
             skipWhitespace()
-            pointerStack.append(JSONPointer.appending(pointer, elements.count))
+            path.append(.index(elements.count))
             let value = try parseValue(depth: depth)
-            pointerStack.removeLast()
+            path.removeLast()
             elements.append(value)
             skipWhitespace()
             guard i < bytes.count else { throw fail(.jsonSyntax, "unexpected end of input inside an array") }
@@ -265,13 +273,31 @@ private struct Parser {
         var lower: UInt8 = 0x80
         var upper: UInt8 = 0xBF
         switch b0 {
-        case 0xC2...0xDF: length = 2; value = UInt32(b0 & 0x1F)
-        case 0xE0: length = 3; value = 0; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3; value = UInt32(b0 & 0x0F)
-        case 0xED: length = 3; value = 0x0D; upper = 0x9F  // excludes encoded surrogates
-        case 0xF0: length = 4; value = 0; lower = 0x90
-        case 0xF1...0xF3: length = 4; value = UInt32(b0 & 0x07)
-        case 0xF4: length = 4; value = 4; upper = 0x8F
+        case 0xC2...0xDF:
+            length = 2
+            value = UInt32(b0 & 0x1F)
+        case 0xE0:
+            length = 3
+            value = 0
+            lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF:
+            length = 3
+            value = UInt32(b0 & 0x0F)
+        case 0xED:
+            length = 3
+            value = 0x0D
+            upper = 0x9F  // excludes encoded surrogates
+        case 0xF0:
+            length = 4
+            value = 0
+            lower = 0x90
+        case 0xF1...0xF3:
+            length = 4
+            value = UInt32(b0 & 0x07)
+        case 0xF4:
+            length = 4
+            value = 4
+            upper = 0x8F
         default: throw fail(.jsonInvalidUTF8, "byte 0x\(hex2(b0)) cannot start a UTF-8 sequence")
         }
         for k in 1..<length {
@@ -311,17 +337,23 @@ private struct Parser {
             let u = try hex4()
             if (0xD800...0xDBFF).contains(u) {
                 guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else {
-                    throw fail(.jsonLoneSurrogate, "high surrogate \\u\(String(u, radix: 16)) without a low surrogate", at: escapeStart)
+                    throw fail(
+                        .jsonLoneSurrogate, "high surrogate \\u\(String(u, radix: 16)) without a low surrogate",
+                        at: escapeStart)
                 }
                 i += 2
                 let low = try hex4()
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail(.jsonLoneSurrogate, "high surrogate \\u\(String(u, radix: 16)) without a low surrogate", at: escapeStart)
+                    throw fail(
+                        .jsonLoneSurrogate, "high surrogate \\u\(String(u, radix: 16)) without a low surrogate",
+                        at: escapeStart)
                 }
                 return Unicode.Scalar(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00))!
             }
             if (0xDC00...0xDFFF).contains(u) {
-                throw fail(.jsonLoneSurrogate, "low surrogate \\u\(String(u, radix: 16)) without a high surrogate", at: escapeStart)
+                throw fail(
+                    .jsonLoneSurrogate, "low surrogate \\u\(String(u, radix: 16)) without a high surrogate",
+                    at: escapeStart)
             }
             return Unicode.Scalar(u)!
         default:

@@ -58,7 +58,10 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
     /// See ``description``.
     public var rfc3339: String {
         var (d, secOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
-        if secOfDay < 0 { secOfDay += 86_400; d -= 1 }
+        if secOfDay < 0 {
+            secOfDay += 86_400
+            d -= 1
+        }
         let (y, m, dd) = CivilCalendar.civil(fromDays: d)
         var s = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(dd, 2) + "T"
         s += pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2)

@@ -45,8 +45,12 @@ public enum IncrementOperand: Sendable, Hashable {
 
     public func hash(into h: inout Hasher) {
         switch self {
-        case .integer(let x): h.combine(0); h.combine(x)
-        case .double(let x): h.combine(1); h.combine(x.isNaN ? Double.nan.bitPattern : x.bitPattern)
+        case .integer(let x):
+            h.combine(0)
+            h.combine(x)
+        case .double(let x):
+            h.combine(1)
+            h.combine(x.isNaN ? Double.nan.bitPattern : x.bitPattern)
         }
     }
 }
@@ -99,7 +103,9 @@ extension FirestoreValue: Hashable {
         case .string(let x): for u in x.unicodeScalars { h.combine(u) }
         case .timestamp(let x): h.combine(x)
         case .bytes(let x): h.combine(x)
-        case .geoPoint(let x): h.combine(x.latitude.bitPattern); h.combine(x.longitude.bitPattern)
+        case .geoPoint(let x):
+            h.combine(x.latitude.bitPattern)
+            h.combine(x.longitude.bitPattern)
         case .reference(let x): h.combine(x)
         case .array(let x): h.combine(x)
         case .map(let x): h.combine(x)

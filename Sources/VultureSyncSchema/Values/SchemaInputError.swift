@@ -128,3 +128,21 @@ public enum JSONPointer {
         parent + "/" + String(index)
     }
 }
+
+/// One step of a path into a JSON document: an object key or an array index.
+enum PathToken: Sendable {
+    case key(String)
+    case index(Int)
+
+    /// The RFC 6901 pointer of a path.
+    static func pointer(_ path: [PathToken]) -> String {
+        var p = ""
+        for t in path {
+            switch t {
+            case .key(let k): p = JSONPointer.appending(p, k)
+            case .index(let i): p = JSONPointer.appending(p, i)
+            }
+        }
+        return p
+    }
+}
