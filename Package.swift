@@ -6,6 +6,7 @@ let package = Package(
     name: "VultureSync",
     products: [
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
+        .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
     ],
@@ -26,10 +27,15 @@ let package = Package(
             name: "VultureSyncSchema",
             dependencies: ["CZlib", "CCrypto"]
         ),
+        // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
+        .target(
+            name: "VultureConformance",
+            dependencies: ["VultureSyncSchema"]
+        ),
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
         // Throughput against reference tools measured in the same run.
         .executableTarget(
@@ -39,6 +45,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncSchemaTests",
             dependencies: ["VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureConformanceTests",
+            dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
     ],
     swiftLanguageModes: [.v6]

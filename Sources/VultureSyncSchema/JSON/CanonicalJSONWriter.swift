@@ -183,3 +183,44 @@ public enum ECMAScriptNumber {
         return s + ".0"
     }
 }
+
+extension CanonicalJSONWriter {
+    /// The node on one line, keys sorted as in the canonical form, `", "` and `": "` separators
+    /// (`{"a": 1, "b": [true, null]}`), no final newline: for messages and JSON Lines.
+    public static func compact(_ node: JSONNode) -> String {
+        var out: [UInt8] = []
+        writeCompact(node, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func writeCompact(_ node: JSONNode, into out: inout [UInt8]) {
+        switch node.kind {
+        case .array(let elements):
+            out.append(0x5B)
+            for (k, e) in elements.enumerated() {
+                if k > 0 { out.append(contentsOf: [0x2C, 0x20]) }
+                writeCompact(e, into: &out)
+            }
+            out.append(0x5D)
+        case .object(let members):
+            out.append(0x7B)
+            for (k, m) in members.sorted(by: { utf16Precedes($0.key, $1.key) }).enumerated() {
+                if k > 0 { out.append(contentsOf: [0x2C, 0x20]) }
+                writeString(m.key, into: &out)
+                out.append(contentsOf: [0x3A, 0x20])
+                writeCompact(m.value, into: &out)
+            }
+            out.append(0x7D)
+        default:
+            write(node, indent: 0, into: &out)
+        }
+    }
+}
+
+extension CanonicalJSON {
+    /// The value in canonical typed JSON on one line (`{"$timestamp": "…"}`), for messages and
+    /// JSON Lines.
+    public static func compactString(_ value: FirestoreValue) -> String {
+        CanonicalJSONWriter.compact(node(value))
+    }
+}

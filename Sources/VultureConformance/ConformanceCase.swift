@@ -1,0 +1,79 @@
+import VultureSyncSchema
+
+/// One conformance case: a stable id, the schema section it tests, an operation with its input,
+/// and what a conforming implementation answers (DESIGN.md §5).
+///
+/// Ids are hierarchical and stable (`required.ids.homebase.trim`); the first component says
+/// whether the case is `required` (a failure fails the run) or `recommended` (reported only).
+public struct ConformanceCase: Sendable, Hashable {
+    /// What a conforming implementation answers.
+    public enum Expectation: Sendable, Hashable {
+        /// This output, compared by typed value.
+        case output(FirestoreValue)
+        /// A typed rejection with this error code (a rule id such as `value.array-in-array`).
+        case error(code: String)
+    }
+
+    public var id: String
+    /// The schema section the case tests (`schema §4`).
+    public var section: String
+    /// The operation (`encode.flight`, `id.homebase`, …): see the protocol page.
+    public var op: String
+    /// The operation's input, canonical typed JSON.
+    public var input: FirestoreValue
+    public var expected: Expectation
+
+    public init(id: String, section: String, op: String, input: FirestoreValue, expected: Expectation) {
+        self.id = id
+        self.section = section
+        self.op = op
+        self.input = input
+        self.expected = expected
+    }
+
+    /// True unless the id starts with `recommended.`.
+    public var isRequired: Bool { !id.hasPrefix("recommended.") }
+}
+
+/// An implementation's answer to one case.
+public enum ImplementationAnswer: Sendable, Hashable {
+    /// `{seq, output}`.
+    case output(FirestoreValue)
+    /// `{seq, error: {code, message}}`: a typed rejection.
+    case error(code: String, message: String)
+    /// `{seq, skipped: reason}`.
+    case skipped(reason: String)
+    /// The testee broke the protocol, crashed or timed out: the case fails with this message.
+    case broken(String)
+}
+
+/// Something that answers conformance cases: the built-in reference implementation, or a testee
+/// process driven over the protocol.
+public protocol ConformanceImplementation {
+    /// Answers one case.
+    mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer
+}
+
+extension ConformanceCase {
+    /// Judges an answer against the expectation.
+    public func judge(_ answer: ImplementationAnswer) -> CaseOutcome {
+        switch (expected, answer) {
+        case (_, .skipped(let reason)):
+            return .skipped(reason: reason)
+        case (_, .broken(let message)):
+            return .failed(message: message, differences: [])
+        case (.output(let want), .output(let got)):
+            let d = TypedComparison.differences(expected: want, actual: got)
+            return d.isEmpty
+                ? .passed : .failed(message: "output differs from the golden in \(d.count) place(s)", differences: d)
+        case (.output, .error(let code, let message)):
+            return .failed(message: "rejected a valid input: \(code): \(message)", differences: [])
+        case (.error(let want), .error(let code, _)):
+            return code == want ? .passed : .failed(message: "rejected with \(code), expected \(want)", differences: [])
+        case (.error(let want), .output(let got)):
+            return .failed(
+                message: "accepted an input that breaks \(want); answered \(CanonicalJSON.compactString(got))",
+                differences: [])
+        }
+    }
+}

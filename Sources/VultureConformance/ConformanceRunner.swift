@@ -1,0 +1,95 @@
+import Foundation
+import VultureSyncSchema
+
+/// The outcome of a whole run: per-case results, counts, and the failure-list reconciliation.
+public struct ConformanceRun: Sendable {
+    public var results: [CaseResult]
+    public var reconciliation: FailureList.Reconciliation
+    /// Failed cases the failure list names (expected failures).
+    public var expectedFailures: [String]
+    /// Failed `recommended.*` cases, reported without failing the run.
+    public var recommendedFailures: [String]
+
+    /// Counts for the closing line: expected failures count as skipped; failed counts unexpected
+    /// failures plus stale and unknown failure-list entries.
+    public var summary: RunSummary {
+        var s = RunSummary()
+        for r in results {
+            switch r.outcome {
+            case .passed: s.passed += 1
+            case .skipped: s.skipped += 1
+            case .failed: if expectedFailures.contains(r.id) { s.skipped += 1 } else { s.failed += 1 }
+            }
+        }
+        s.failed += reconciliation.unexpectedPasses.count + reconciliation.unknownEntries.count
+        return s
+    }
+
+    /// 0 when every required case passed or is listed, and the list is exact; 1 otherwise
+    /// (DESIGN.md §4).
+    public var exitStatus: Int32 {
+        let required = reconciliation.unexpectedFailures.filter { !recommendedFailures.contains($0) }
+        return required.isEmpty && reconciliation.unexpectedPasses.isEmpty && reconciliation.unknownEntries.isEmpty
+            ? 0 : 1
+    }
+}
+
+/// Runs conformance cases against an implementation (DESIGN.md §4–§5).
+public enum ConformanceRunner {
+    /// Runs `cases` (all, or only the ids in `only`) against `implementation` and reconciles the
+    /// results with `failureList` (an empty list when nil).
+    ///
+    /// - Parameter progress: called after each case, for live output.
+    public static func run<I: ConformanceImplementation>(
+        _ cases: [ConformanceCase], on implementation: inout I, failureList: FailureList? = nil,
+        only: Set<String>? = nil, progress: (CaseResult) -> Void = { _ in }
+    ) -> ConformanceRun {
+        let clock = ContinuousClock()
+        var results: [CaseResult] = []
+        for c in cases where only?.contains(c.id) ?? true {
+            var answer: ImplementationAnswer = .broken("not run")
+            let elapsed = clock.measure { answer = implementation.answer(c) }
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let result = CaseResult(id: c.id, section: c.section, outcome: c.judge(answer), seconds: seconds)
+            results.append(result)
+            progress(result)
+        }
+        let list = failureList ?? FailureList()
+        let allIDs = Set(cases.map(\.id))
+        var rec = list.reconcile(results, allCaseIDs: allIDs)
+        if only != nil {
+            // A partial run cannot tell a stale entry from one whose case did not run.
+            rec.unknownEntries = rec.unknownEntries.filter { !allIDs.contains($0.id) }
+        }
+        let failed = results.filter { $0.outcome.isFailed }.map(\.id)
+        return ConformanceRun(
+            results: results, reconciliation: rec,
+            expectedFailures: failed.filter { list.entries[$0] != nil },
+            recommendedFailures: failed.filter { $0.hasPrefix("recommended.") })
+    }
+
+    /// Human-readable lines for a finished run: each unexpected failure with its differences,
+    /// failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
+    public static func report(_ run: ConformanceRun, failureListFile: String?) -> [String] {
+        var lines: [String] = []
+        for r in run.results {
+            guard case .failed(let message, let differences) = r.outcome, !run.expectedFailures.contains(r.id) else {
+                continue
+            }
+            lines.append("FAIL \(r.id) (\(r.section)): \(message)")
+            for d in differences { lines.append("  \(d)") }
+        }
+        let file = failureListFile ?? "the failure list"
+        for id in run.reconciliation.unexpectedPasses {
+            lines.append("STALE \(id): listed in \(file) but passed; remove the entry")
+        }
+        for e in run.reconciliation.unknownEntries {
+            lines.append("UNKNOWN \(file):\(e.line): \(e.id) matches no case")
+        }
+        if !run.expectedFailures.isEmpty {
+            lines.append("\(run.expectedFailures.count) expected failure(s) listed in \(file), counted as skipped")
+        }
+        lines.append(run.summary.line)
+        return lines
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A failure list: the case ids a testee is known to fail, one per line (DESIGN.md §5).
+///
+/// Format: UTF-8 text; one case id per line; `#` starts a comment (whole line or after the id);
+/// blank lines ignored; an id listed twice is an error. The list is strict both ways: a listed case
+/// that now passes fails the run (the list is stale), and so does an entry that matches no case.
+public struct FailureList: Sendable, Hashable {
+    /// Listed case id → 1-based line number in the file.
+    public var entries: [String: Int]
+    /// Where the list came from, for messages.
+    public var file: String
+
+    public init(entries: [String: Int] = [:], file: String = "(none)") {
+        self.entries = entries
+        self.file = file
+    }
+
+    /// A failure list read from text.
+    /// - Throws: `FailureListError` naming file:line for a duplicate entry or an id with white space.
+    public init(text: String, file: String) throws {
+        var entries: [String: Int] = [:]
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let id = content.trimmingCharacters(in: .whitespaces)
+            if id.isEmpty { continue }
+            guard !id.contains(where: \.isWhitespace) else {
+                throw FailureListError(file: file, line: line, message: "one case id per line, found \"\(id)\"")
+            }
+            if let first = entries[id] {
+                throw FailureListError(file: file, line: line, message: "\(id) is listed already on line \(first)")
+            }
+            entries[id] = line
+        }
+        self.entries = entries
+        self.file = file
+    }
+
+    /// Reads a failure list file.
+    /// - Throws: `FailureListError` when the file cannot be read or is malformed.
+    public static func load(path: String) throws -> FailureList {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FailureListError(file: path, line: nil, message: "cannot read the failure list")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FailureListError(file: path, line: nil, message: "the failure list is not UTF-8")
+        }
+        return try FailureList(text: text, file: path)
+    }
+
+    /// How a run's results disagree with the list.
+    public struct Reconciliation: Sendable, Hashable {
+        /// Failed cases the list does not name.
+        public var unexpectedFailures: [String] = []
+        /// Listed cases that passed: the list is stale.
+        public var unexpectedPasses: [String] = []
+        /// Listed ids that match no case that ran (line numbers with them).
+        public var unknownEntries: [(id: String, line: Int)] = []
+
+        /// True when the run agrees with the list exactly.
+        public var isExact: Bool { unexpectedFailures.isEmpty && unexpectedPasses.isEmpty && unknownEntries.isEmpty }
+
+        public static func == (a: Reconciliation, b: Reconciliation) -> Bool {
+            a.unexpectedFailures == b.unexpectedFailures && a.unexpectedPasses == b.unexpectedPasses
+                && a.unknownEntries.map(\.id) == b.unknownEntries.map(\.id)
+        }
+
+        public func hash(into h: inout Hasher) {
+            h.combine(unexpectedFailures)
+            h.combine(unexpectedPasses)
+            h.combine(unknownEntries.map(\.id))
+        }
+    }
+
+    /// Compares results with the list. Skipped cases are neither failures nor passes; a listed
+    /// skipped case is not stale. `selected` limits the unknown-entry check to the cases that ran
+    /// (`--test ID` runs one case and does not call the rest of the list unknown).
+    public func reconcile(_ results: [CaseResult], allCaseIDs: Set<String>) -> Reconciliation {
+        var r = Reconciliation()
+        let ran = Set(results.map(\.id))
+        for result in results {
+            switch result.outcome {
+            case .failed where entries[result.id] == nil: r.unexpectedFailures.append(result.id)
+            case .passed where entries[result.id] != nil: r.unexpectedPasses.append(result.id)
+            default: break
+            }
+        }
+        for (id, line) in entries where !allCaseIDs.contains(id) && !ran.contains(id) {
+            r.unknownEntries.append((id, line))
+        }
+        r.unexpectedFailures.sort()
+        r.unexpectedPasses.sort()
+        r.unknownEntries.sort { $0.id < $1.id }
+        return r
+    }
+}
+
+/// A malformed or unreadable failure list: `FILE:LINE: message`.
+public struct FailureListError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
+}

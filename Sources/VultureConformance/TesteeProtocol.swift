@@ -1,0 +1,84 @@
+import Foundation
+import VultureSyncSchema
+
+/// The testee protocol (DESIGN.md §5; the protocol page Goldens/protocol/README.md): JSON Lines
+/// over the testee's stdin and stdout, one long-lived process.
+///
+/// Runner → testee, one JSON object per line:
+/// - `{"type": "start", "protocolVersion": 1, "suiteVersion": "…"}` — first; the testee answers
+///   `{"type": "started", "protocolVersion": 1, "implementation": "…"}` or, for a version it does not
+///   know, `{"type": "error", "error": {"code": "protocol.unsupported-version", "message": "…"}}`;
+/// - `{"type": "case", "seq": n, "case": "id", "op": "…", "input": <canonical typed JSON>}` —
+///   answered by `{"seq": n, "output": <canonical typed JSON>}`, `{"seq": n, "error": {"code": "…",
+///   "message": "…"}}` or `{"seq": n, "skipped": "reason"}`;
+/// - `{"type": "stop"}` — last; the testee exits 0 without answering.
+public enum TesteeProtocol {
+    /// The protocol version this runner speaks.
+    public static let version: Int64 = 1
+
+    /// The `start` line.
+    public static func startLine(suiteVersion: String) -> String {
+        line([
+            "type": .string("start"), "protocolVersion": .integer(version), "suiteVersion": .string(suiteVersion),
+        ])
+    }
+
+    /// The `stop` line.
+    public static var stopLine: String { line(["type": .string("stop")]) }
+
+    /// The request line of a case.
+    public static func caseLine(seq: Int64, _ c: ConformanceCase) -> String {
+        line([
+            "type": .string("case"), "seq": .integer(seq), "case": .string(c.id), "op": .string(c.op),
+            "input": c.input,
+        ])
+    }
+
+    static func line(_ fields: [String: FirestoreValue]) -> String {
+        CanonicalJSON.compactString(.map(fields))
+    }
+
+    /// Interprets a testee's answer line to request `seq`.
+    /// - Returns: the answer, or `.broken` naming what is wrong with the line.
+    public static func parseAnswer(_ text: String, seq: Int64) -> ImplementationAnswer {
+        let members: [JSONMember]
+        do {
+            guard case .object(let m) = try StrictJSONReader.parse(Array(text.utf8), file: "testee stdout").kind else {
+                return .broken("protocol: an answer is a JSON object, got: \(text.prefix(200))")
+            }
+            members = m
+        } catch {
+            return .broken("protocol: unreadable answer line: \(error)")
+        }
+        func member(_ k: String) -> JSONNode? { members.first { $0.key == k }?.value }
+        guard case .integer(let got)? = member("seq")?.kind else {
+            return .broken("protocol: the answer has no integer seq: \(text.prefix(200))")
+        }
+        guard got == seq else { return .broken("protocol: answered seq \(got), expected \(seq)") }
+        let kinds = members.map(\.key).filter { $0 != "seq" }
+        guard kinds.count == 1 else {
+            return .broken("protocol: an answer has seq and exactly one of output, error, skipped; got \(kinds)")
+        }
+        let value = members.first { $0.key == kinds[0] }!.value
+        switch kinds[0] {
+        case "output":
+            do {
+                return .output(try CanonicalJSON.decode(node: value))
+            } catch {
+                return .broken("protocol: output is not canonical typed JSON: \(error)")
+            }
+        case "error":
+            guard case .object(let e) = value.kind,
+                case .string(let code)? = e.first(where: { $0.key == "code" })?.value.kind
+            else { return .broken("protocol: error must be {code: string, message: string}") }
+            var message = ""
+            if case .string(let m)? = e.first(where: { $0.key == "message" })?.value.kind { message = m }
+            return .error(code: code, message: message)
+        case "skipped":
+            guard case .string(let reason) = value.kind else { return .broken("protocol: skipped must be a string") }
+            return .skipped(reason: reason)
+        default:
+            return .broken("protocol: unknown answer member \"\(kinds[0])\"")
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import VultureSyncSchema
+
+/// One way an actual value differs from the expected one, at a JSON pointer.
+///
+/// Comparison is by typed value (DESIGN.md §2): `1` and `1.0` differ, NaN equals NaN, key order
+/// and layout do not matter.
+public struct ValueDifference: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of difference.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The expected field is absent.
+        case missing
+        /// A field the expected value does not have.
+        case unexpected
+        /// Both present, of different types.
+        case typeMismatch = "type-mismatch"
+        /// Same type, different value (or array length).
+        case valueMismatch = "value-mismatch"
+    }
+
+    public var pointer: String
+    public var kind: Kind
+    public var expected: FirestoreValue?
+    public var actual: FirestoreValue?
+    /// A suggestion for a person: "did you mean waterBallast?", "an integer where the schema wants a double", …
+    public var hint: String?
+
+    public init(pointer: String, kind: Kind, expected: FirestoreValue?, actual: FirestoreValue?, hint: String? = nil) {
+        self.pointer = pointer
+        self.kind = kind
+        self.expected = expected
+        self.actual = actual
+        self.hint = hint
+    }
+
+    /// `/pointer: kind: expected X, actual Y (hint)`, values in one-line canonical typed JSON.
+    public var description: String {
+        func show(_ v: FirestoreValue?) -> String {
+            guard let v else { return "(absent)" }
+            return "\(v.typeName) \(CanonicalJSON.compactString(v))"
+        }
+        var s =
+            "\(pointer.isEmpty ? "/" : pointer): \(kind.rawValue): expected \(show(expected)), actual \(show(actual))"
+        if let hint { s += " — \(hint)" }
+        return s
+    }
+}
+
+/// Compares typed values field by field and explains the differences (DESIGN.md §2, §3).
+public enum TypedComparison {
+    /// Every difference between `expected` and `actual`, in pointer order.
+    ///
+    /// - Parameters:
+    ///   - expected: the golden value.
+    ///   - actual: the testee's value.
+    ///   - pointer: the pointer of these values inside their document.
+    /// - Returns: an empty array when the values are equal by typed value.
+    public static func differences(
+        expected: FirestoreValue, actual: FirestoreValue, pointer: String = ""
+    ) -> [ValueDifference] {
+        var out: [ValueDifference] = []
+        compare(expected, actual, pointer: pointer, fieldName: nil, into: &out)
+        return out
+    }
+
+    static func compare(
+        _ e: FirestoreValue, _ a: FirestoreValue, pointer: String, fieldName: String?, into out: inout [ValueDifference]
+    ) {
+        switch (e, a) {
+        case (.map(let em), .map(let am)):
+            let missing = em.keys.filter { am[$0] == nil }
+            let unexpected = am.keys.filter { em[$0] == nil }
+            for key in em.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) {
+                let p = JSONPointer.appending(pointer, key)
+                if let av = am[key] {
+                    compare(em[key]!, av, pointer: p, fieldName: key, into: &out)
+                } else {
+                    let near = nearest(key, among: unexpected)
+                    var hint = near.map { "written as \"\($0)\"?" }
+                    if hint == nil, em[key] == .null {
+                        hint = "a field without a value is written as null in a full write (DESIGN.md §3), not omitted"
+                    }
+                    out.append(ValueDifference(pointer: p, kind: .missing, expected: em[key], actual: nil, hint: hint))
+                }
+            }
+            for key in unexpected.sorted(by: CanonicalJSONWriter.utf16Precedes) {
+                let near = nearest(key, among: missing + Array(em.keys))
+                out.append(
+                    ValueDifference(
+                        pointer: JSONPointer.appending(pointer, key), kind: .unexpected, expected: nil, actual: am[key],
+                        hint: near.map { "did you mean \($0)?" } ?? "the schema has no such field here"))
+            }
+        case (.array(let ea), .array(let aa)):
+            for i in 0..<min(ea.count, aa.count) {
+                compare(ea[i], aa[i], pointer: JSONPointer.appending(pointer, i), fieldName: fieldName, into: &out)
+            }
+            if ea.count != aa.count {
+                out.append(
+                    ValueDifference(
+                        pointer: pointer, kind: .valueMismatch, expected: e, actual: a,
+                        hint: "expected \(ea.count) elements, actual \(aa.count)"))
+            }
+        default:
+            guard e != a else { return }
+            let sameType = e.typeName == a.typeName
+            out.append(
+                ValueDifference(
+                    pointer: pointer, kind: sameType ? .valueMismatch : .typeMismatch, expected: e, actual: a,
+                    hint: hint(expected: e, actual: a, fieldName: fieldName)))
+        }
+    }
+
+    /// A hint for a scalar difference, where one helps.
+    static func hint(expected e: FirestoreValue, actual a: FirestoreValue, fieldName: String?) -> String? {
+        switch (e, a) {
+        case (.double(let d), .integer(let i)) where Double(i) == d:
+            return "an integer where the schema wants a double: write \(CanonicalJSON.compactString(e))"
+        case (.integer(let i), .double(let d)) where Double(i) == d:
+            return "a double where the schema wants an integer: write \(i)"
+        case (.serverTimestamp, .timestamp):
+            return "\(fieldName ?? "this field") must be the server-timestamp sentinel {\"$serverTimestamp\": true}, "
+                + "never a client time (schema §2, common fields)"
+        case (.increment, .integer), (.increment, .double):
+            return "\(fieldName ?? "this field") moves by FieldValue.increment ({\"$increment\": n}), not by writing "
+                + "a total (schema §2, profile)"
+        case (.null, _):
+            return "the expected value is null: a field without a value is written as null"
+        case (.string(let x), .string(let y)) where x.lowercased() == y.lowercased():
+            return "differs only in letter case"
+        default:
+            return nil
+        }
+    }
+
+    /// The candidate nearest to `name` within edit distance 2 (ties: the first in UTF-16 order), or nil.
+    public static func nearest(_ name: String, among candidates: [String]) -> String? {
+        var best: (String, Int)? = nil
+        for c in candidates.sorted(by: CanonicalJSONWriter.utf16Precedes) where c != name {
+            let d = editDistance(name, c)
+            if d <= 2, best == nil || d < best!.1 { best = (c, d) }
+        }
+        return best?.0
+    }
+
+    /// Optimal-string-alignment distance (Levenshtein plus adjacent transposition) over Unicode scalars.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.unicodeScalars)
+        let y = Array(b.unicodeScalars)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[x.count][y.count]
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import VultureConformance
+import VultureSyncSchema
+
+/// A small Python testee whose ops misbehave on purpose: echo, reject, skip, crash, hang, wrong seq.
+let fakeTestee = #"""
+    import json, sys, time
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "start":
+            if msg["protocolVersion"] != 1:
+                print(json.dumps({"type": "error", "error": {"code": "protocol.unsupported-version", "message": "v"}}), flush=True)
+                sys.exit(1)
+            print(json.dumps({"type": "started", "protocolVersion": 1, "implementation": "fake 0"}), flush=True)
+            continue
+        if msg["type"] == "stop":
+            sys.exit(0)
+        seq, op = msg["seq"], msg["op"]
+        if op == "echo":
+            print(json.dumps({"seq": seq, "output": msg["input"]}), flush=True)
+        elif op == "reject":
+            print(json.dumps({"seq": seq, "error": {"code": "value.array-in-array", "message": "no"}}), flush=True)
+        elif op == "skip":
+            print(json.dumps({"seq": seq, "skipped": "not implemented"}), flush=True)
+        elif op == "crash":
+            sys.exit(3)
+        elif op == "hang":
+            time.sleep(30)
+        elif op == "badseq":
+            print(json.dumps({"seq": seq + 7, "output": None}), flush=True)
+    """#
+
+@Suite(.serialized) struct TesteeProcessTests {
+    static func testeeCommand() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-fake-testee-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let script = dir.appendingPathComponent("testee.py")
+        try Data(fakeTestee.utf8).write(to: script)
+        return "python3 '\(script.path)'"
+    }
+
+    static func c(_ id: String, _ op: String, _ expected: ConformanceCase.Expectation) -> ConformanceCase {
+        ConformanceCase(id: id, section: "§test", op: op, input: .map(["x": .double(1)]), expected: expected)
+    }
+
+    @Test func drivesATesteeThroughCrashesAndTimeouts() throws {
+        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        let cases = [
+            Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)]))),
+            Self.c("required.echo.wrong", "echo", .output(.map(["x": .integer(1)]))),
+            Self.c("required.reject.ok", "reject", .error(code: "value.array-in-array")),
+            Self.c("required.skip", "skip", .output(.null)),
+            Self.c("required.crash", "crash", .output(.null)),
+            Self.c("required.after-crash", "echo", .output(.map(["x": .double(1)]))),
+            Self.c("required.hang", "hang", .output(.null)),
+            Self.c("required.badseq", "badseq", .output(.null)),
+            Self.c("required.last", "echo", .output(.map(["x": .double(1)]))),
+        ]
+        let list = try FailureList(
+            text: "required.echo.wrong\nrequired.crash\nrequired.hang\nrequired.badseq\n", file: "f")
+        let run = ConformanceRunner.run(cases, on: &testee, failureList: list)
+        testee.stop()
+        let outcomes = Dictionary(uniqueKeysWithValues: run.results.map { ($0.id, $0.outcome) })
+        #expect(outcomes["required.echo.ok"] == .passed)
+        #expect(outcomes["required.reject.ok"] == .passed)
+        #expect(outcomes["required.skip"] == .skipped(reason: "not implemented"))
+        #expect(outcomes["required.after-crash"] == .passed, "the runner restarted the crashed testee")
+        #expect(outcomes["required.last"] == .passed)
+        guard case .failed(let m1, _)? = outcomes["required.crash"] else {
+            Issue.record("crash not failed")
+            return
+        }
+        #expect(m1.contains("crashed"))
+        guard case .failed(let m2, _)? = outcomes["required.hang"] else {
+            Issue.record("hang not failed")
+            return
+        }
+        #expect(m2 == "timeout after 2.0 s")
+        guard case .failed(let m3, _)? = outcomes["required.badseq"] else {
+            Issue.record("badseq not failed")
+            return
+        }
+        #expect(m3 == "protocol: answered seq 15, expected 8")
+        guard case .failed(_, let diffs)? = outcomes["required.echo.wrong"] else {
+            Issue.record("wrong echo passed")
+            return
+        }
+        #expect(diffs.first?.hint == "a double where the schema wants an integer: write 1")
+        #expect(run.reconciliation.isExact)
+        #expect(run.exitStatus == 0)
+        #expect(run.summary.line == "4 passed, 0 failed, 5 skipped")
+        #expect(testee.starts == 4, "started once, then after the crash, the timeout and the protocol break")
+    }
+
+    @Test func staleEntryFailsTheRun() throws {
+        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        let cases = [Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)])))]
+        let list = try FailureList(text: "required.echo.ok\nrequired.gone\n", file: "f.txt")
+        let run = ConformanceRunner.run(cases, on: &testee, failureList: list)
+        testee.stop()
+        #expect(run.reconciliation.unexpectedPasses == ["required.echo.ok"])
+        #expect(run.reconciliation.unknownEntries.map(\.id) == ["required.gone"])
+        #expect(run.exitStatus == 1)
+        let lines = ConformanceRunner.report(run, failureListFile: "f.txt")
+        #expect(lines.last == "1 passed, 2 failed")
+        #expect(lines.contains("UNKNOWN f.txt:2: required.gone matches no case"))
+    }
+
+    @Test func testeeThatCannotStartIsAnError() {
+        let testee = TesteeProcess(command: "exit 1", timeout: 2, suiteVersion: "0.0.0")
+        #expect(throws: TesteeError.self) { try testee.start() }
+    }
+}
