@@ -40,6 +40,12 @@ let package = Package(
             name: "VultureSyncSchemaTests",
             dependencies: ["VultureSyncSchema"]
         ),
+        // Generator core: reads and validates the Spec/ tables into SchemaSpec.
+        .target(name: "VultureSchemaGenerator", path: "Tools/VultureSchemaGenerator"),
+        .testTarget(
+            name: "VultureSchemaGeneratorTests",
+            dependencies: ["VultureSchemaGenerator"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
