@@ -84,8 +84,11 @@ extension SchemaSpec {
 
     private func validateFields(_ errors: inout [SpecError]) {
         checkUnique(fields.map { ("\($0.owner).\($0.name)", $0.location) }, what: "field", into: &errors)
-        // Every owner must be reachable from a document type (or be CommonFields).
+        // Every owner must be reachable from a document type, CommonFields or a settings key's type.
         var reachable: Set<String> = Set(collections.map(\.documentType)).union([Self.commonFieldsOwner])
+        for key in settingsKeys {
+            for case .map(let owner) in key.type.references { reachable.insert(owner) }
+        }
         var frontier = Array(reachable)
         while let owner = frontier.popLast() {
             for field in fields(of: owner) {
@@ -98,7 +101,7 @@ extension SchemaSpec {
         var reportedOwners: Set<String> = []
         for field in fields {
             if !reachable.contains(field.owner), reportedOwners.insert(field.owner).inserted {
-                errors.append(field.location.error("owner \(field.owner) is neither a document type of collections.tsv nor a map type any field references"))
+                errors.append(field.location.error("owner \(field.owner) is neither a document type of collections.tsv nor a map type any field or settings key references"))
             }
             let typeProblems = referenceProblems(field.type)
             errors += typeProblems.map { field.location.error("\($0) (field \(field.owner).\(field.name))") }
