@@ -143,11 +143,16 @@ public enum AllowedValues: Hashable, Sendable, CustomStringConvertible {
         self = .ofType(type)
     }
 
+    /// A bound as written: `8` for a whole number, `0.1` otherwise.
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// The cell written back.
     public var description: String {
         switch self {
         case .any: "-"
-        case .range(let lower, let upper): "range:\(lower)...\(upper)"
+        case .range(let lower, let upper): "range:\(Self.number(lower))...\(Self.number(upper))"
         case .ofType(let type): type.description
         }
     }

@@ -23,14 +23,16 @@ public struct TSVTable: Sendable {
         var header: [String]?
         var headerLine = 0
         var rows: [TSVRow] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on the LF byte: as Characters, "\r\n" is one grapheme and would hide the line end.
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         for (offset, rawLine) in lines.enumerated() {
             let lineNumber = offset + 1
-            var line = String(rawLine)
-            if line.hasSuffix("\r") || line.contains("\r") {
+            var bytes = Array(rawLine)
+            if bytes.contains(UInt8(ascii: "\r")) {
                 errors.append(SpecError(file: file, line: lineNumber, message: "carriage return in line; use LF line ends"))
-                line = line.replacingOccurrences(of: "\r", with: "")
+                bytes.removeAll { $0 == UInt8(ascii: "\r") }
             }
+            let line = String(decoding: bytes, as: UTF8.self)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard let columns = header else {
