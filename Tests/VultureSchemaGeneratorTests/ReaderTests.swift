@@ -84,3 +84,26 @@ import Testing
         #expect(!SchemaSpec.isCalendarDay("20261020"))
     }
 }
+
+/// Reading tables held in memory, and the owner lists the generator walks.
+@Suite struct InMemorySpecTests {
+    @Test func readsATableFromText() {
+        var spec = SchemaSpec()
+        let errors = spec.read("owner\tfield\ttype\tpresence\tnullable\tdefault\tunit\tlimit\twriteAs\tandroid\tios\tsince\tmeaning\tsource\n"
+            + "Thing\tcount\tinteger\trequired\tno\t0\t-\tminimum=0\tvalue\t-\t-\t-\tA count.\ttest\n"
+            + "Thing\tsize\tinteger\tsometimes\tno\t0\t-\t-\tvalue\t-\t-\t-\tA size.\ttest\n", as: .fields)
+        #expect(errors.map(\.description) == ["Spec/fields.tsv:3: unknown presence 'sometimes'; expected one of: required, optional"])
+        #expect(spec.fields.map(\.name) == ["count"])
+        #expect(spec.fields.first?.limits == [.minimum(0)])
+        #expect(spec.fields.first?.location == SpecLocation(file: "Spec/fields.tsv", line: 2))
+    }
+
+    @Test func ownerLists() throws {
+        let spec = try SchemaSpec.load(from: specDirectory)
+        #expect(spec.ownerNames.first == "CommonFields")
+        #expect(spec.mapTypeNames == [
+            "StorageRef", "FlightSummary", "IGCBlob", "Turnpoint", "TurnpointZone", "ContentBlob", "SettingsEntry",
+            "HomeBaseValue", "ZoneValue",
+        ])
+    }
+}

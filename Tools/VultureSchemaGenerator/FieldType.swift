@@ -6,11 +6,17 @@
 /// belongs to), `enum:<Enum>`, `unit:<table>` (a unit id string of `units.tsv`), `map:<Owner>`,
 /// `array:<type>`, `dictionary:<type>` (a map keyed by ids, every value of `<type>`).
 public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
+    /// A UTF-8 string.
     case string
+    /// `true` or `false`.
     case boolean
+    /// A 64-bit signed integer (canonical JSON: a number without fraction).
     case integer
+    /// A 64-bit IEEE double (canonical JSON: a number with a fraction or exponent).
     case double
+    /// A Firestore timestamp (UTC, microsecond precision).
     case timestamp
+    /// A Firestore bytes value.
     case bytes
     /// A calendar day as a `"yyyy-MM-dd"` string.
     case dateString
@@ -96,7 +102,9 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
 /// `required`: in every full write of a live document (`null` when nullable and without a value).
 /// `optional`: a writer may leave the key out; a reader treats absent as `null` (DESIGN.md §3).
 public enum FieldPresence: String, Hashable, Sendable, CaseIterable {
+    /// In every full write of a live document.
     case required
+    /// A writer may leave the key out.
     case optional
 }
 

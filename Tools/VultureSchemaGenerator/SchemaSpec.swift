@@ -52,6 +52,18 @@ public struct SchemaSpec: Hashable, Sendable {
         collections.filter { $0.pushOrder != nil }.sorted { $0.pushOrder! < $1.pushOrder! }
     }
 
+    /// Every owner of `fields.tsv` (document types, `CommonFields`, nested map types) in order of first appearance.
+    public var ownerNames: [String] {
+        var seen = Set<String>()
+        return fields.map(\.owner).filter { seen.insert($0).inserted }
+    }
+
+    /// Owners that are nested map types: neither a document type nor `CommonFields`.
+    public var mapTypeNames: [String] {
+        let documents = Set(collections.map(\.documentType))
+        return ownerNames.filter { !documents.contains($0) && $0 != Self.commonFieldsOwner }
+    }
+
     /// The rows of `fields.tsv` with this owner, in table order (without common fields).
     public func fields(of owner: String) -> [FieldSpec] {
         fields.filter { $0.owner == owner }

@@ -1,15 +1,26 @@
 /// The tables of `Spec/`: file names and the columns each header must name.
 public enum SpecTable: String, CaseIterable, Hashable, Sendable {
+    /// `collections.tsv`: collections and document paths.
     case collections
+    /// `fields.tsv`: every field.
     case fields
+    /// `enums.tsv`: enum cases.
     case enums
+    /// `settings-keys.tsv`: the settings keys.
     case settingsKeys
+    /// `units.tsv`: unit tables.
     case units
+    /// `ids.tsv`: deterministic id rules.
     case ids
+    /// `blobs.tsv`: Storage objects.
     case blobs
+    /// `merge-rules.tsv`: merge rules.
     case mergeRules
+    /// `limits.tsv`: caps.
     case limits
+    /// `constants.tsv`: named parameters.
     case constants
+    /// `pins.tsv`: pinned choices.
     case pins
 
     /// File name inside `Spec/`, e.g. `settings-keys.tsv`.

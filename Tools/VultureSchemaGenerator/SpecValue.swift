@@ -4,12 +4,19 @@
 /// and one without is an integer (`4`); strings are JSON strings with JSON escapes; maps keep their
 /// key order as written.
 public enum SpecValue: Hashable, Sendable, CustomStringConvertible {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case boolean(Bool)
+    /// A number written without fraction or exponent, within Int64.
     case integer(Int64)
+    /// A finite number written with a fraction or exponent.
     case double(Double)
+    /// A JSON string.
     case string(String)
+    /// A JSON array.
     case array([SpecValue])
+    /// A JSON object, keys in written order (a key appears once).
     case map([Member])
 
     /// One key and value of a ``SpecValue/map(_:)``.
