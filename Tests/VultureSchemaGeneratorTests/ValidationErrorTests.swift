@@ -165,3 +165,22 @@ import Testing
         #expect(contains(errors, "fields.tsv", firstIGCBlob, "owner IGCBlob is neither a document type"), "\(errors)")
     }
 }
+
+/// Cross-table checks that need a row added.
+@Suite struct AddedRowTests {
+    @Test func documentFieldShadowingACommonField() throws {
+        let copy = try SpecCopy()
+        var added = 0
+        try copy.edit("fields.tsv") { lines in
+            lines.append("HomebaseDocument\tdeleted\tboolean\trequired\tno\tfalse\t-\t-\tvalue\t-\t-\t-\tShadow.\ttest")
+            added = lines.count
+        }
+        #expect(copy.loadErrors().map(\.description) == ["Spec/fields.tsv:\(added): field HomebaseDocument.deleted repeats a common field of the same name"])
+    }
+
+    @Test func idPlaceholderNamingNoField() throws {
+        let copy = try SpecCopy()
+        let line = try copy.replaceLine("ids.tsv", startingWith: "mapFile\tdownloaded\t") { replacingCell($0, column: 4, with: "{source}|{kind}|{filename}") }
+        #expect(copy.loadErrors().map(\.description) == ["Spec/ids.tsv:\(line): id input placeholder {kind} is no field of MapFileDocument"])
+    }
+}

@@ -76,8 +76,14 @@ extension SchemaSpec {
             if segments.count % 2 != 0 || segments.first != "users" || segments.count < 2 || segments[1] != "{uid}" || segments.contains("") {
                 errors.append(collection.location.error("path '\(collection.pathTemplate)' must be a document path under users/{uid}"))
             }
-            if collection.hasCommonFields && fields(of: Self.commonFieldsOwner).isEmpty {
-                errors.append(collection.location.error("commonFields is yes but fields.tsv has no \(Self.commonFieldsOwner) rows"))
+            if collection.hasCommonFields {
+                let common = fields(of: Self.commonFieldsOwner)
+                if common.isEmpty {
+                    errors.append(collection.location.error("commonFields is yes but fields.tsv has no \(Self.commonFieldsOwner) rows"))
+                }
+                for field in fields(of: collection.documentType) where common.contains(where: { $0.name == field.name }) {
+                    errors.append(field.location.error("field \(field.owner).\(field.name) repeats a common field of the same name"))
+                }
             }
         }
     }
