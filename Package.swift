@@ -50,6 +50,12 @@ let package = Package(
             name: "VultureConformanceTests",
             dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
+        // Generator core: reads and validates the Spec/ tables into SchemaSpec.
+        .target(name: "VultureSchemaGenerator", path: "Tools/VultureSchemaGenerator"),
+        .testTarget(
+            name: "VultureSchemaGeneratorTests",
+            dependencies: ["VultureSchemaGenerator"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,125 @@
+import Testing
+
+@testable import VultureSchemaGenerator
+
+/// The building blocks: the strict TSV reader, typed literals, the type grammar.
+@Suite struct ReaderTests {
+    @Test func tsvSkipsCommentsAndReadsCellsByName() throws {
+        let text = "# a comment\n\nname\tvalue\n# another\nalpha\t1\nbeta\t-\n"
+        let (table, errors) = TSVTable.parse(text, file: "Spec/x.tsv", columns: ["name", "value"])
+        #expect(errors.isEmpty)
+        let rows = try #require(table?.rows)
+        #expect(table?.headerLine == 3)
+        #expect(rows.map(\.location.line) == [5, 6])
+        #expect(rows[0]["name"] == "alpha")
+        #expect(rows[0].optional("value") == "1")
+        #expect(rows[1].optional("value") == nil)
+    }
+
+    @Test func tsvIsStrict() {
+        let text = "name\tname\textra\r\na\tb\tc\n a\tb\tc\nx\ty\n"
+        let (_, errors) = TSVTable.parse(text, file: "Spec/x.tsv", columns: ["name", "value"])
+        #expect(
+            errors.map(\.description) == [
+                "Spec/x.tsv:1: carriage return in line; use LF line ends",
+                "Spec/x.tsv:1: column 'name' appears twice in the header",
+                "Spec/x.tsv:1: unknown column 'extra'; expected columns: name, value",
+                "Spec/x.tsv:1: missing required column 'value'",
+                "Spec/x.tsv:3: cell in column 'name' has spaces at either end",
+                "Spec/x.tsv:4: row has 2 cells, the header has 3",
+            ])
+    }
+
+    @Test func tsvWithoutHeader() {
+        let (table, errors) = TSVTable.parse("# only comments\n", file: "Spec/x.tsv", columns: ["name"])
+        #expect(table == nil)
+        #expect(errors.map(\.description) == ["Spec/x.tsv: no header line"])
+    }
+
+    @Test func literalsKeepIntegerAndDoubleApart() throws {
+        #expect(try SpecValue.parse("4") == .integer(4))
+        #expect(try SpecValue.parse("4.0") == .double(4))
+        #expect(try SpecValue.parse("1e-7") == .double(1e-7))
+        #expect(try SpecValue.parse("-12") == .integer(-12))
+        #expect(try SpecValue.parse("\"a\\u00e9\\n\"") == .string("aé\n"))
+        #expect(try SpecValue.parse("\"\\ud83d\\ude00\"") == .string("😀"))
+        #expect(try SpecValue.parse("null") == .null)
+        #expect(try SpecValue.parse("[]") == .array([]))
+        let map = try SpecValue.parse(#"{"b": true, "a": [1, 2.5]}"#)
+        #expect(
+            map
+                == .map([
+                    .init(key: "b", value: .boolean(true)),
+                    .init(key: "a", value: .array([.integer(1), .double(2.5)])),
+                ]))
+        #expect(map.description == #"{"b": true, "a": [1, 2.5]}"#)
+        #expect(SpecValue.double(1000).description == "1000.0")
+    }
+
+    @Test(arguments: [
+        "glider", "01", "1.", "{\"a\": 1, \"a\": 2}", "[1,]", "\"open", "9223372036854775808", "true false", "{a: 1}",
+    ])
+    func malformedLiteralsThrow(text: String) {
+        #expect(throws: SpecValueSyntaxError.self) { try SpecValue.parse(text) }
+    }
+
+    @Test(arguments: [
+        "string", "boolean", "integer", "double", "timestamp", "bytes", "date-string", "settingValue",
+        "enum:Sport", "unit:altitudeUnit", "map:FlightSummary", "array:map:Turnpoint", "array:enum:Platform",
+        "dictionary:map:SettingsEntry",
+    ])
+    func typeGrammarRoundTrips(text: String) throws {
+        let type = try #require(FieldType(parsing: text))
+        #expect(type.description == text)
+    }
+
+    @Test(arguments: ["strng", "map:", "enum:", "array:", "list:string", "map:Flight Summary", "Integer"])
+    func unknownTypesAreRefused(text: String) {
+        #expect(FieldType(parsing: text) == nil)
+    }
+
+    @Test func limitsParse() {
+        #expect(FieldLimit(parsing: "maxChars=10000") == .maxChars(10000))
+        #expect(FieldLimit(parsing: "minimum=-90") == .minimum(-90))
+        #expect(FieldLimit(parsing: "step=100")?.description == "step=100")
+        #expect(FieldLimit(parsing: "maxChars=ten") == nil)
+        #expect(FieldLimit(parsing: "step=0") == nil)
+        #expect(FieldLimit(parsing: "maxWidth=3") == nil)
+    }
+
+    @Test func calendarDays() {
+        #expect(SchemaSpec.isCalendarDay("2026-10-20"))
+        #expect(SchemaSpec.isCalendarDay("2024-02-29"))
+        #expect(!SchemaSpec.isCalendarDay("2026-02-29"))
+        #expect(!SchemaSpec.isCalendarDay("2026-13-01"))
+        #expect(!SchemaSpec.isCalendarDay("20261020"))
+    }
+}
+
+/// Reading tables held in memory, and the owner lists the generator walks.
+@Suite struct InMemorySpecTests {
+    @Test func readsATableFromText() {
+        var spec = SchemaSpec()
+        let errors = spec.read(
+            "owner\tfield\ttype\tpresence\tnullable\tdefault\tunit\tlimit\twriteAs\tandroid\tios\tsince\tmeaning\tsource\n"
+                + "Thing\tcount\tinteger\trequired\tno\t0\t-\tminimum=0\tvalue\t-\t-\t-\tA count.\ttest\n"
+                + "Thing\tsize\tinteger\tsometimes\tno\t0\t-\t-\tvalue\t-\t-\t-\tA size.\ttest\n", as: .fields)
+        #expect(
+            errors.map(\.description) == [
+                "Spec/fields.tsv:3: unknown presence 'sometimes'; expected one of: required, optional"
+            ])
+        #expect(spec.fields.map(\.name) == ["count"])
+        #expect(spec.fields.first?.limits == [.minimum(0)])
+        #expect(spec.fields.first?.location == SpecLocation(file: "Spec/fields.tsv", line: 2))
+    }
+
+    @Test func ownerLists() throws {
+        let spec = try SchemaSpec.load(from: specDirectory)
+        #expect(spec.ownerNames.first == "CommonFields")
+        #expect(
+            spec.mapTypeNames == [
+                "StorageRef", "FlightSummary", "IGCBlob", "Turnpoint", "TurnpointZone", "ContentBlob", "SettingsEntry",
+                "HomeBaseValue", "ZoneValue",
+            ])
+    }
+}

@@ -1,0 +1,113 @@
+/// A strictly read tab-separated table of `Spec/`.
+///
+/// Format: UTF-8, LF line ends; lines starting with `#` are comments and empty lines are skipped;
+/// the first other line is the header naming the columns; every row has exactly as many cells as the
+/// header; a cell is never empty and has no spaces at either end (write `-` for "none").
+public struct TSVTable: Sendable {
+    /// Display path used in errors, e.g. `Spec/fields.tsv`.
+    public let file: String
+    /// Column names in header order.
+    public let columns: [String]
+    /// Line number of the header.
+    public let headerLine: Int
+    /// Rows that have the right number of cells, in file order.
+    public let rows: [TSVRow]
+
+    /// Reads `text` as a table whose header must hold exactly `columns` (in any order).
+    ///
+    /// - Returns: the table (nil when no usable header was found) and every problem found:
+    ///   a missing or unknown or repeated column, a row with too few or too many cells, an empty cell,
+    ///   a cell with spaces at either end, a carriage return. A row with the wrong cell count is left out.
+    public static func parse(_ text: String, file: String, columns expected: [String]) -> (
+        table: TSVTable?, errors: [SpecError]
+    ) {
+        var errors: [SpecError] = []
+        var header: [String]?
+        var headerLine = 0
+        var rows: [TSVRow] = []
+        // Split on the LF byte: as Characters, "\r\n" is one grapheme and would hide the line end.
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (offset, rawLine) in lines.enumerated() {
+            let lineNumber = offset + 1
+            var bytes = Array(rawLine)
+            if bytes.contains(UInt8(ascii: "\r")) {
+                errors.append(
+                    SpecError(file: file, line: lineNumber, message: "carriage return in line; use LF line ends"))
+                bytes.removeAll { $0 == UInt8(ascii: "\r") }
+            }
+            let line = String(decoding: bytes, as: UTF8.self)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard let columns = header else {
+                header = cells
+                headerLine = lineNumber
+                var seen = Set<String>()
+                for name in cells {
+                    if !seen.insert(name).inserted {
+                        errors.append(
+                            SpecError(
+                                file: file, line: lineNumber, message: "column '\(name)' appears twice in the header"))
+                    }
+                    if !expected.contains(name) {
+                        errors.append(
+                            SpecError(
+                                file: file, line: lineNumber,
+                                message:
+                                    "unknown column '\(name)'; expected columns: \(expected.joined(separator: ", "))"))
+                    }
+                }
+                for name in expected where !cells.contains(name) {
+                    errors.append(SpecError(file: file, line: lineNumber, message: "missing required column '\(name)'"))
+                }
+                continue
+            }
+            guard cells.count == columns.count else {
+                errors.append(
+                    SpecError(
+                        file: file, line: lineNumber,
+                        message: "row has \(cells.count) cells, the header has \(columns.count)"))
+                continue
+            }
+            var values: [String: String] = [:]
+            var rowIsUsable = true
+            for (name, cell) in zip(columns, cells) {
+                if cell.isEmpty {
+                    errors.append(
+                        SpecError(
+                            file: file, line: lineNumber, message: "empty cell in column '\(name)'; write - for none"))
+                    rowIsUsable = false
+                } else if cell.first!.isWhitespace || cell.last!.isWhitespace {
+                    errors.append(
+                        SpecError(
+                            file: file, line: lineNumber, message: "cell in column '\(name)' has spaces at either end"))
+                }
+                if values[name] == nil { values[name] = cell }
+            }
+            if rowIsUsable { rows.append(TSVRow(location: SpecLocation(file: file, line: lineNumber), cells: values)) }
+        }
+        guard let columns = header else {
+            errors.append(SpecError(file: file, line: 0, message: "no header line"))
+            return (nil, errors)
+        }
+        // Rows cannot be read safely when a required column is missing.
+        if expected.contains(where: { !columns.contains($0) }) { return (nil, errors) }
+        return (TSVTable(file: file, columns: columns, headerLine: headerLine, rows: rows), errors)
+    }
+}
+
+/// One data row of a ``TSVTable``: its location and its cells by column name.
+public struct TSVRow: Sendable {
+    /// Where the row is.
+    public let location: SpecLocation
+    /// Cell text by column name (`-` still present as `-`).
+    public let cells: [String: String]
+
+    /// The cell of `column` as written (`-` included); empty when the column does not exist.
+    public subscript(column: String) -> String { cells[column] ?? "" }
+
+    /// The cell of `column`, or nil when it is `-`.
+    public func optional(_ column: String) -> String? {
+        let value = self[column]
+        return value == "-" ? nil : value
+    }
+}
