@@ -1,0 +1,345 @@
+/// The schema as data the runtime can use: the generated tables (`Generated/SchemaTables.swift`)
+/// instantiate these types from `Spec/`, so nothing reads `Spec/` at run time (DESIGN.md §1, §6).
+
+/// The Firestore type of a field (`Spec/fields.tsv`, column `type`).
+public indirect enum SchemaFieldType: Sendable, Hashable, CustomStringConvertible {
+    /// A UTF-8 string.
+    case string
+    /// `true` or `false`.
+    case boolean
+    /// An int64.
+    case integer
+    /// A double.
+    case double
+    /// A Firestore timestamp.
+    case timestamp
+    /// Firestore bytes.
+    case bytes
+    /// A calendar day, `"yyyy-MM-dd"`.
+    case dateString
+    /// A settings entry's `v`: typed by the entry's key (``SchemaSettingsKey/type``).
+    case settingValue
+    /// One of the named enum's cloud values.
+    case enumeration(String)
+    /// A unit id of the named unit table.
+    case unit(String)
+    /// A nested map whose fields are the named owner's.
+    case map(String)
+    /// An array of the element type.
+    case array(SchemaFieldType)
+    /// A map keyed by ids, every value of the element type.
+    case dictionary(SchemaFieldType)
+
+    /// The table grammar (`string`, `enum:Platform`, `array:map:Turnpoint`, …).
+    public var description: String {
+        switch self {
+        case .string: "string"
+        case .boolean: "boolean"
+        case .integer: "integer"
+        case .double: "double"
+        case .timestamp: "timestamp"
+        case .bytes: "bytes"
+        case .dateString: "date-string"
+        case .settingValue: "settingValue"
+        case .enumeration(let n): "enum:\(n)"
+        case .unit(let n): "unit:\(n)"
+        case .map(let n): "map:\(n)"
+        case .array(let e): "array:\(e)"
+        case .dictionary(let e): "dictionary:\(e)"
+        }
+    }
+}
+
+/// How an encoder writes a field in the write form (DESIGN.md §3).
+public enum SchemaWriteAs: String, Sendable, Hashable {
+    /// The value itself.
+    case value
+    /// Always `FieldValue.serverTimestamp()` (schema §2, updatedAt).
+    case serverTimestamp
+    /// Moved by `FieldValue.increment` (schema §2, storageBytes).
+    case increment
+}
+
+/// A field's limits (`Spec/fields.tsv`, column `limit`); nil where none applies.
+public struct SchemaFieldLimits: Sendable, Hashable {
+    /// Most characters, counted as UTF-16 code units (Kotlin's `String.length`, what the Android encoder checks).
+    public var maxChars: Int?
+    /// Most bytes of a bytes value, or UTF-8 bytes of a string.
+    public var maxBytes: Int?
+    /// Most elements of an array.
+    public var maxItems: Int?
+    /// Exact length of a lowercase hex string.
+    public var hexLength: Int?
+    /// Smallest allowed number.
+    public var minimum: Double?
+    /// Largest allowed number.
+    public var maximum: Double?
+    /// The number must be a multiple of this.
+    public var step: Double?
+
+    public init(
+        maxChars: Int? = nil, maxBytes: Int? = nil, maxItems: Int? = nil, hexLength: Int? = nil,
+        minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil
+    ) {
+        self.maxChars = maxChars
+        self.maxBytes = maxBytes
+        self.maxItems = maxItems
+        self.hexLength = hexLength
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
+    }
+}
+
+/// One field of a document or nested map (`Spec/fields.tsv`).
+public struct SchemaField: Sendable, Hashable {
+    /// The document or map type that holds the field (`FlightDocument`, `FlightSummary`, `CommonFields`).
+    public var owner: String
+    /// The cloud field name.
+    public var name: String
+    public var type: SchemaFieldType
+    /// In every full write of a live document (null when nullable and without a value).
+    public var isRequired: Bool
+    /// Whether null is a legal value.
+    public var isNullable: Bool
+    /// What a reader uses when a non-nullable field is absent.
+    public var defaultValue: FirestoreValue?
+    /// SI unit (`m`, `m/s`, `s`, `bytes`, …) or nil.
+    public var unit: String?
+    public var limits: SchemaFieldLimits
+    public var writeAs: SchemaWriteAs
+    /// The Android Room column, or nil.
+    public var androidColumn: String?
+    /// The iOS Core Data attribute, or nil.
+    public var iosAttribute: String?
+    /// Since-note (`analysis version 2`), or nil.
+    public var since: String?
+    /// One line of meaning.
+    public var meaning: String
+    /// Where the seed says it (`000 §2`).
+    public var source: String
+
+    public init(
+        owner: String, name: String, type: SchemaFieldType, isRequired: Bool, isNullable: Bool,
+        defaultValue: FirestoreValue? = nil, unit: String? = nil, limits: SchemaFieldLimits = SchemaFieldLimits(),
+        writeAs: SchemaWriteAs = .value, androidColumn: String? = nil, iosAttribute: String? = nil,
+        since: String? = nil, meaning: String, source: String
+    ) {
+        self.owner = owner
+        self.name = name
+        self.type = type
+        self.isRequired = isRequired
+        self.isNullable = isNullable
+        self.defaultValue = defaultValue
+        self.unit = unit
+        self.limits = limits
+        self.writeAs = writeAs
+        self.androidColumn = androidColumn
+        self.iosAttribute = iosAttribute
+        self.since = since
+        self.meaning = meaning
+        self.source = source
+    }
+}
+
+/// One enum case: its stable name, what Firestore stores, and the iOS raw value or index.
+public struct SchemaEnumCase: Sendable, Hashable {
+    public var name: String
+    public var cloudValue: FirestoreValue
+    public var iosValue: Int?
+
+    public init(name: String, cloudValue: FirestoreValue, iosValue: Int? = nil) {
+        self.name = name
+        self.cloudValue = cloudValue
+        self.iosValue = iosValue
+    }
+}
+
+/// An enum of `Spec/enums.tsv`.
+public struct SchemaEnum: Sendable, Hashable {
+    public var name: String
+    public var cases: [SchemaEnumCase]
+
+    public init(name: String, cases: [SchemaEnumCase]) {
+        self.name = name
+        self.cases = cases
+    }
+}
+
+/// A collection of `Spec/collections.tsv`.
+public struct SchemaCollection: Sendable, Hashable {
+    /// The collection id (`flights`; `users` for the profile, `settings` for settings/synced).
+    public var name: String
+    /// The document path template (`users/{uid}/flights/{flightId}`).
+    public var pathTemplate: String
+    /// The document type (`FlightDocument`).
+    public var documentType: String
+    /// The id rule's record name in `Spec/ids.tsv`.
+    public var idRecord: String
+    /// Whether the documents carry the common fields.
+    public var hasCommonFields: Bool
+    /// Position in a push (1 first), nil when not pushed on its own.
+    public var pushOrder: Int?
+
+    public init(
+        name: String, pathTemplate: String, documentType: String, idRecord: String, hasCommonFields: Bool,
+        pushOrder: Int?
+    ) {
+        self.name = name
+        self.pathTemplate = pathTemplate
+        self.documentType = documentType
+        self.idRecord = idRecord
+        self.hasCommonFields = hasCommonFields
+        self.pushOrder = pushOrder
+    }
+}
+
+/// How an iOS key-value-store key (or keys) maps to a settings key id (`Spec/settings-keys.tsv`).
+public enum SchemaIOSKeyMapping: String, Sendable, Hashable {
+    /// The same value.
+    case direct
+    /// An iOS Int raw value ↔ the enum case with that `iosValue`.
+    case enumRawValue
+    /// An iOS index into the unit table ↔ the unit id (unknown → the first unit).
+    case unitIndex
+    /// Three keys (name, latitude, longitude) ↔ one map.
+    case homeBaseKeys
+    /// Seven keys (Type, Line, R1, A1, R2, A2, A12) ↔ one map.
+    case zoneKeys
+    /// The one iOS key is read from and written to this key id.
+    case showTrackShared
+    /// iOS writes the shared key's value here but never reads it back.
+    case showTrackWriteOnly
+}
+
+/// One of the settings key ids (`Spec/settings-keys.tsv`).
+public struct SchemaSettingsKey: Sendable, Hashable {
+    public var key: String
+    public var type: SchemaFieldType
+    public var isNullable: Bool
+    public var defaultValue: FirestoreValue
+    /// Inclusive numeric range, when the key has one.
+    public var range: ClosedRange<Double>?
+    public var unit: String?
+    public var iosKeys: [String]
+    public var iosMapping: SchemaIOSKeyMapping
+
+    public init(
+        key: String, type: SchemaFieldType, isNullable: Bool, defaultValue: FirestoreValue,
+        range: ClosedRange<Double>? = nil, unit: String? = nil, iosKeys: [String], iosMapping: SchemaIOSKeyMapping
+    ) {
+        self.key = key
+        self.type = type
+        self.isNullable = isNullable
+        self.defaultValue = defaultValue
+        self.range = range
+        self.unit = unit
+        self.iosKeys = iosKeys
+        self.iosMapping = iosMapping
+    }
+}
+
+/// A unit table: unit ids by iOS index (`Spec/units.tsv`); unknown index or id → the first.
+public struct SchemaUnitTable: Sendable, Hashable {
+    public var name: String
+    /// Unit ids in iOS index order.
+    public var units: [String]
+
+    public init(name: String, units: [String]) {
+        self.name = name
+        self.units = units
+    }
+
+    /// The unit id for an iOS index, falling back to the first unit (schema §2, units).
+    public func unit(iosIndex: Int) -> String { units.indices.contains(iosIndex) ? units[iosIndex] : units[0] }
+
+    /// The iOS index of a unit id, falling back to 0 (schema §2, units).
+    public func iosIndex(unit: String) -> Int { units.firstIndex(of: unit) ?? 0 }
+}
+
+/// A merge rule (`Spec/merge-rules.tsv`): which rule decides a field, and how ties go.
+public struct SchemaMergeRule: Sendable, Hashable {
+    /// The document type, or `*` for every document.
+    public var document: String
+    /// The field path (`igc.uploaded`), or `*`.
+    public var field: String
+    /// The rule's id (`logicalOr`, `earliestNonNull`, …).
+    public var rule: String
+    /// `server`, `local` or `-`.
+    public var tie: String
+
+    public init(document: String, field: String, rule: String, tie: String) {
+        self.document = document
+        self.field = field
+        self.rule = rule
+        self.tie = tie
+    }
+}
+
+/// A named number or value of the schema (`Spec/constants.tsv`, `Spec/limits.tsv`).
+public struct SchemaConstant: Sendable, Hashable {
+    public var name: String
+    public var value: FirestoreValue
+    public var unit: String?
+
+    public init(name: String, value: FirestoreValue, unit: String? = nil) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+    }
+}
+
+/// The whole schema: the generated ``SyncSchema/vulture`` holds every table of `Spec/`.
+public struct SyncSchema: Sendable {
+    public let collections: [SchemaCollection]
+    public let fields: [SchemaField]
+    public let enums: [SchemaEnum]
+    public let settingsKeys: [SchemaSettingsKey]
+    public let unitTables: [SchemaUnitTable]
+    public let mergeRules: [SchemaMergeRule]
+    public let constants: [SchemaConstant]
+    private let fieldsByOwner: [String: [SchemaField]]
+    private let enumsByName: [String: SchemaEnum]
+
+    public init(
+        collections: [SchemaCollection], fields: [SchemaField], enums: [SchemaEnum],
+        settingsKeys: [SchemaSettingsKey], unitTables: [SchemaUnitTable], mergeRules: [SchemaMergeRule],
+        constants: [SchemaConstant]
+    ) {
+        self.collections = collections
+        self.fields = fields
+        self.enums = enums
+        self.settingsKeys = settingsKeys
+        self.unitTables = unitTables
+        self.mergeRules = mergeRules
+        self.constants = constants
+        self.fieldsByOwner = Dictionary(grouping: fields, by: \.owner)
+        self.enumsByName = Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The owner name of the common fields.
+    public static let commonFieldsOwner = "CommonFields"
+
+    /// The fields of an owner in table order (without the common fields).
+    public func fields(of owner: String) -> [SchemaField] { fieldsByOwner[owner] ?? [] }
+
+    /// A document type's fields: the common fields first when its collection carries them.
+    public func documentFields(of documentType: String) -> [SchemaField] {
+        let common = collection(documentType: documentType)?.hasCommonFields == true
+        return (common ? fields(of: Self.commonFieldsOwner) : []) + fields(of: documentType)
+    }
+
+    public func collection(documentType: String) -> SchemaCollection? {
+        collections.first { $0.documentType == documentType }
+    }
+
+    public func collection(named name: String) -> SchemaCollection? { collections.first { $0.name == name } }
+
+    public func enumeration(named name: String) -> SchemaEnum? { enumsByName[name] }
+
+    public func unitTable(named name: String) -> SchemaUnitTable? { unitTables.first { $0.name == name } }
+
+    public func settingsKey(_ key: String) -> SchemaSettingsKey? { settingsKeys.first { $0.key == key } }
+
+    public func constant(named name: String) -> SchemaConstant? { constants.first { $0.name == name } }
+}
