@@ -1,0 +1,440 @@
+import Foundation
+
+/// A rule of the schema a document breaks, as a stable id (`schema.type`, `schema.enum`, …).
+///
+/// Printed by `vulture-conformance validate`, named by invalid-document goldens. Sources: the
+/// field tables (schema §2), the write and stored forms (DESIGN.md §3), tombstones (schema §5.4).
+public enum SchemaRule: String, Sendable, CaseIterable, Codable {
+    /// A field the schema does not know (a warning unless strict: readers accept newer fields).
+    case unknownField = "schema.unknown-field"
+    /// A required field is absent from a full write or a stored document.
+    case missingField = "schema.missing-field"
+    /// A value of the wrong Firestore type (an integer where a double is wanted, …).
+    case type = "schema.type"
+    /// null in a field that is not nullable.
+    case null = "schema.null"
+    /// A value outside its enum.
+    case enumeration = "schema.enum"
+    /// A unit id outside its unit table.
+    case unit = "schema.unit"
+    /// A calendar day not written `yyyy-MM-dd`.
+    case dateString = "schema.date-string"
+    /// A string longer than its `maxChars` (UTF-16 code units).
+    case maxChars = "schema.max-chars"
+    /// A bytes value (or string) longer than its `maxBytes`.
+    case maxBytes = "schema.max-bytes"
+    /// An array with more than its `maxItems` elements.
+    case maxItems = "schema.max-items"
+    /// A hex digest of the wrong length or not lowercase hex.
+    case hexLength = "schema.hex-length"
+    /// A number below the field's minimum or above its maximum, or off its step.
+    case range = "schema.range"
+    /// In the write form, a field written by `FieldValue.serverTimestamp()` holds anything else.
+    case serverTimestamp = "schema.server-timestamp"
+    /// A sentinel in a field the schema does not write with one.
+    case sentinel = "schema.sentinel"
+    /// A tombstone that keeps fields other than the common fields and `deletedAt`, or lacks `deletedAt`.
+    case tombstone = "schema.tombstone"
+    /// A settings key id the schema does not know (a warning unless strict).
+    case unknownSettingsKey = "schema.unknown-settings-key"
+    /// The document's collection cannot be told from its shape or path.
+    case collection = "schema.collection"
+}
+
+/// One thing wrong with a document: where, which rule, and whether it is an error or a warning.
+public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable { case error, warning }
+
+    public var pointer: String
+    public var rule: String
+    public var message: String
+    public var severity: Severity
+
+    public init(pointer: String, rule: String, message: String, severity: Severity = .error) {
+        self.pointer = pointer
+        self.rule = rule
+        self.message = message
+        self.severity = severity
+    }
+
+    /// `/pointer: RULE-ID: message` (with `warning: ` before the message for warnings).
+    public var description: String {
+        "\(pointer.isEmpty ? "/" : pointer): \(rule): \(severity == .warning ? "warning: " : "")\(message)"
+    }
+}
+
+/// How to validate a document.
+public struct ValidationOptions: Sendable, Hashable {
+    /// Write form (sentinels where the schema writes them) or stored form.
+    public var form: DocumentForm
+    /// Unknown fields and settings keys are errors instead of warnings.
+    public var strict: Bool
+    /// A merge write: only changed fields plus the common fields, so absent fields are fine and
+    /// `$delete` is allowed (write form only).
+    public var mergeWrite: Bool
+
+    public init(form: DocumentForm = .stored, strict: Bool = false, mergeWrite: Bool = false) {
+        self.form = form
+        self.strict = strict
+        self.mergeWrite = mergeWrite
+    }
+}
+
+/// Checks documents against the schema tables (``SyncSchema``), field by field.
+///
+/// Source: schema §2 (fields, types, limits), §5.4 (tombstones), DESIGN.md §3 (forms, nulls).
+public struct SchemaValidator: Sendable {
+    public let schema: SyncSchema
+
+    public init(schema: SyncSchema) {
+        self.schema = schema
+    }
+
+    /// Every violation of `fields` as a document of `documentType` (`FlightDocument`), in pointer order.
+    public func validate(
+        _ fields: [String: FirestoreValue], documentType: String, options: ValidationOptions
+    ) -> [SchemaViolation] {
+        var out: [SchemaViolation] = []
+        let declared = schema.documentFields(of: documentType)
+        let isTombstone = fields["deleted"] == .boolean(true)
+        if isTombstone, schema.collection(documentType: documentType)?.hasCommonFields == true {
+            let keep = Set(schema.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
+            for key in fields.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) where !keep.contains(key) {
+                out.append(
+                    SchemaViolation(
+                        pointer: JSONPointer.appending("", key), rule: SchemaRule.tombstone.rawValue,
+                        message: "a tombstone keeps only the common fields and deletedAt (schema §5.4); remove \(key)"))
+            }
+            if case .timestamp? = fields["deletedAt"] {
+            } else {
+                out.append(
+                    SchemaViolation(
+                        pointer: "/deletedAt", rule: SchemaRule.tombstone.rawValue,
+                        message: "a tombstone carries deletedAt, the device's time of the delete (schema §5.4)"))
+            }
+            let common = declared.filter { keep.contains($0.name) }
+            checkMap(fields, declared: common, pointer: "", options: options, into: &out, checkUnknown: false)
+        } else {
+            checkMap(fields, declared: declared, pointer: "", options: options, into: &out, checkUnknown: true)
+        }
+        if options.mergeWrite, schema.collection(documentType: documentType)?.hasCommonFields == true {
+            for f in schema.fields(of: SyncSchema.commonFieldsOwner) where f.isRequired && fields[f.name] == nil {
+                out.append(
+                    SchemaViolation(
+                        pointer: JSONPointer.appending("", f.name), rule: SchemaRule.missingField.rawValue,
+                        message: "a merge write carries the common fields (schema §5.1); \(f.name) is absent"))
+            }
+        }
+        return out
+    }
+
+    /// The document type a document belongs to: from its path when given
+    /// (`users/u/flights/x`, or a full REST name), else from the field names only it has.
+    /// - Returns: nil when neither tells (a tombstone without a path, an empty document).
+    public func inferDocumentType(fields: [String: FirestoreValue], path: String?) -> String? {
+        if let path {
+            var segments = path.split(separator: "/").map(String.init)
+            if let d = segments.firstIndex(of: "documents") { segments = Array(segments[(d + 1)...]) }
+            if segments.count == 2, segments[0] == "users" { return schema.collection(named: "users")?.documentType }
+            if segments.count >= 4, segments[0] == "users" {
+                if let c = schema.collection(named: segments[2]) { return c.documentType }
+            }
+        }
+        let common = Set(schema.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
+        var best: (String, Int)? = nil
+        var tie = false
+        for c in schema.collections {
+            let own = Set(schema.fields(of: c.documentType).map(\.name)).subtracting(common)
+            let score = fields.keys.filter { own.contains($0) }.count
+            guard score > 0 else { continue }
+            if best == nil || score > best!.1 {
+                best = (c.documentType, score)
+                tie = false
+            } else if score == best!.1 {
+                tie = true
+            }
+        }
+        return tie ? nil : best?.0
+    }
+
+    func checkMap(
+        _ map: [String: FirestoreValue], declared: [SchemaField], pointer: String, options: ValidationOptions,
+        into out: inout [SchemaViolation], checkUnknown: Bool = true
+    ) {
+        var byName: [String: SchemaField] = [:]
+        for f in declared { byName[f.name] = f }
+        for f in declared {
+            let p = JSONPointer.appending(pointer, f.name)
+            guard let v = map[f.name] else {
+                if f.isRequired && !options.mergeWrite {
+                    let how = f.isNullable ? "; a field without a value is written as null (DESIGN.md §3)" : ""
+                    out.append(
+                        SchemaViolation(
+                            pointer: p, rule: SchemaRule.missingField.rawValue,
+                            message: "\(f.owner).\(f.name) (\(f.type)) is required\(how)"))
+                }
+                continue
+            }
+            checkField(v, field: f, pointer: p, options: options, into: &out)
+        }
+        guard checkUnknown else { return }
+        for key in map.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) where byName[key] == nil {
+            var message = "the schema has no field \"\(key)\" here"
+            if let near = Self.nearest(key, among: declared.map(\.name)) { message += "; did you mean \(near)?" }
+            out.append(
+                SchemaViolation(
+                    pointer: JSONPointer.appending(pointer, key), rule: SchemaRule.unknownField.rawValue,
+                    message: message, severity: options.strict ? .error : .warning))
+        }
+    }
+
+    func checkField(
+        _ v: FirestoreValue, field f: SchemaField, pointer: String, options: ValidationOptions,
+        into out: inout [SchemaViolation]
+    ) {
+        func fail(_ rule: SchemaRule, _ message: String) {
+            out.append(SchemaViolation(pointer: pointer, rule: rule.rawValue, message: message))
+        }
+        switch v {
+        case .serverTimestamp, .increment, .delete:
+            guard options.form == .write else {
+                fail(.sentinel, "a \(v.typeName) sentinel has no place in the stored form")
+                return
+            }
+            switch (v, f.writeAs) {
+            case (.serverTimestamp, .serverTimestamp): return
+            case (.increment(.integer), .increment) where f.type == .integer: return
+            case (.increment(.double), .increment) where f.type == .double: return
+            case (.delete, _) where options.mergeWrite && f.writeAs == .value: return
+            default:
+                fail(.sentinel, "\(f.owner).\(f.name) is not written with the \(v.typeName) sentinel")
+                return
+            }
+        default:
+            break
+        }
+        if options.form == .write, f.writeAs == .serverTimestamp {
+            fail(
+                .serverTimestamp,
+                "\(f.name) must be the server-timestamp sentinel {\"$serverTimestamp\": true}, never a client time "
+                    + "(schema §2)")
+            return
+        }
+        if v == .null {
+            if !f.isNullable { fail(.null, "\(f.owner).\(f.name) is not nullable") }
+            return
+        }
+        checkValue(
+            v, type: f.type, limits: f.limits, label: "\(f.owner).\(f.name)", pointer: pointer, options: options,
+            into: &out)
+    }
+
+    func checkValue(
+        _ v: FirestoreValue, type: SchemaFieldType, limits: SchemaFieldLimits, label: String, pointer: String,
+        options: ValidationOptions, into out: inout [SchemaViolation], settingsKey: String? = nil
+    ) {
+        func fail(_ rule: SchemaRule, _ message: String) {
+            out.append(SchemaViolation(pointer: pointer, rule: rule.rawValue, message: message))
+        }
+        func wrongType() {
+            var message = "\(label) is \(type), found \(v.typeName)"
+            switch (type, v) {
+            case (.double, .integer): message += "; write a double with a fraction (\(label) wants 1.0, not 1)"
+            case (.integer, .double): message += "; write an integer without a fraction"
+            default: break
+            }
+            fail(.type, message)
+        }
+        switch type {
+        case .string:
+            guard case .string(let s) = v else { return wrongType() }
+            checkString(s, limits: limits, label: label, fail: fail)
+        case .boolean:
+            guard case .boolean = v else { return wrongType() }
+        case .integer:
+            guard case .integer(let i) = v else { return wrongType() }
+            checkNumber(Double(i), limits: limits, label: label, fail: fail)
+        case .double:
+            guard case .double(let d) = v else { return wrongType() }
+            checkNumber(d, limits: limits, label: label, fail: fail)
+        case .timestamp:
+            guard case .timestamp = v else { return wrongType() }
+        case .bytes:
+            guard case .bytes(let b) = v else { return wrongType() }
+            if let max = limits.maxBytes, b.count > max {
+                fail(.maxBytes, "\(label) is \(b.count) bytes; at most \(max)")
+            }
+        case .dateString:
+            guard case .string(let s) = v else { return wrongType() }
+            if !Self.isCalendarDay(s) { fail(.dateString, "\(label) \"\(s)\" is not a calendar day yyyy-MM-dd") }
+        case .settingValue:
+            guard let key = settingsKey, let k = schema.settingsKey(key) else { return }
+            if v == .null {
+                if !k.isNullable { fail(.null, "settings key \(key) is not nullable") }
+                return
+            }
+            var l = SchemaFieldLimits()
+            if let r = k.range {
+                l.minimum = r.lowerBound
+                l.maximum = r.upperBound
+            }
+            checkValue(
+                v, type: k.type, limits: l, label: "settings \(key)", pointer: pointer, options: options, into: &out)
+        case .enumeration(let name):
+            guard let e = schema.enumeration(named: name) else { return }
+            if !e.cases.contains(where: { $0.cloudValue == v }) {
+                let allowed = e.cases.map { CanonicalJSON.compactString($0.cloudValue) }.joined(separator: ", ")
+                fail(.enumeration, "\(label) \(CanonicalJSON.compactString(v)) is not one of \(name): \(allowed)")
+            }
+        case .unit(let name):
+            guard case .string(let s) = v else { return wrongType() }
+            if let t = schema.unitTable(named: name), !t.units.contains(s) {
+                fail(.unit, "\(label) \"\(s)\" is not a unit of \(name): \(t.units.joined(separator: ", "))")
+            }
+        case .map(let owner):
+            guard case .map(let m) = v else { return wrongType() }
+            checkMap(m, declared: schema.fields(of: owner), pointer: pointer, options: options, into: &out)
+        case .array(let element):
+            guard case .array(let a) = v else { return wrongType() }
+            if let max = limits.maxItems, a.count > max {
+                fail(.maxItems, "\(label) has \(a.count) elements; at most \(max)")
+            }
+            for (i, e) in a.enumerated() {
+                checkValue(
+                    e, type: element, limits: SchemaFieldLimits(), label: "\(label)[]",
+                    pointer: JSONPointer.appending(pointer, i), options: options, into: &out)
+            }
+        case .dictionary(let element):
+            guard case .map(let m) = v else { return wrongType() }
+            for key in m.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) {
+                let p = JSONPointer.appending(pointer, key)
+                if element == .map("SettingsEntry") {
+                    checkSettingsEntry(m[key]!, key: key, pointer: p, options: options, into: &out)
+                } else {
+                    checkValue(
+                        m[key]!, type: element, limits: limits, label: "\(label).\(key)", pointer: p, options: options,
+                        into: &out)
+                }
+            }
+        }
+    }
+
+    func checkSettingsEntry(
+        _ v: FirestoreValue, key: String, pointer: String, options: ValidationOptions, into out: inout [SchemaViolation]
+    ) {
+        if schema.settingsKey(key) == nil {
+            out.append(
+                SchemaViolation(
+                    pointer: pointer, rule: SchemaRule.unknownSettingsKey.rawValue,
+                    message: "the schema has no settings key \"\(key)\""
+                        + (Self.nearest(key, among: schema.settingsKeys.map(\.key)).map { "; did you mean \($0)?" }
+                            ?? ""),
+                    severity: options.strict ? .error : .warning))
+        }
+        guard case .map(let entry) = v else {
+            out.append(
+                SchemaViolation(
+                    pointer: pointer, rule: SchemaRule.type.rawValue,
+                    message: "a settings entry is a map {v, t, d}, found \(v.typeName)"))
+            return
+        }
+        let declared = schema.fields(of: "SettingsEntry")
+        var plain = entry
+        plain.removeValue(forKey: "v")
+        checkMap(plain, declared: declared.filter { $0.name != "v" }, pointer: pointer, options: options, into: &out)
+        guard let vField = declared.first(where: { $0.name == "v" }) else { return }
+        let p = JSONPointer.appending(pointer, "v")
+        guard let value = entry["v"] else {
+            if vField.isRequired && !options.mergeWrite {
+                out.append(
+                    SchemaViolation(
+                        pointer: p, rule: SchemaRule.missingField.rawValue, message: "SettingsEntry.v is required"))
+            }
+            return
+        }
+        checkValue(
+            value, type: .settingValue, limits: SchemaFieldLimits(), label: "settings \(key)", pointer: p,
+            options: options, into: &out, settingsKey: key)
+    }
+
+    func checkString(_ s: String, limits: SchemaFieldLimits, label: String, fail: (SchemaRule, String) -> Void) {
+        if let max = limits.maxChars, s.utf16.count > max {
+            fail(.maxChars, "\(label) is \(s.utf16.count) characters (UTF-16 code units); at most \(max)")
+        }
+        if let max = limits.maxBytes, s.utf8.count > max {
+            fail(.maxBytes, "\(label) is \(s.utf8.count) UTF-8 bytes; at most \(max)")
+        }
+        if let n = limits.hexLength {
+            let isHex = s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            if s.utf8.count != n || !isHex {
+                fail(.hexLength, "\(label) must be \(n) lowercase hex characters, found \"\(s.prefix(80))\"")
+            }
+        }
+    }
+
+    func checkNumber(_ d: Double, limits: SchemaFieldLimits, label: String, fail: (SchemaRule, String) -> Void) {
+        if let min = limits.minimum, !(d >= min) {
+            fail(.range, "\(label) is \(ECMAScriptNumber.string(d)); at least \(ECMAScriptNumber.string(min))")
+        }
+        if let max = limits.maximum, !(d <= max) {
+            fail(.range, "\(label) is \(ECMAScriptNumber.string(d)); at most \(ECMAScriptNumber.string(max))")
+        }
+        if let step = limits.step, step > 0, d.isFinite, (d / step).rounded() * step != d {
+            fail(
+                .range,
+                "\(label) is \(ECMAScriptNumber.string(d)); must be a multiple of \(ECMAScriptNumber.string(step))")
+        }
+    }
+
+    /// `yyyy-MM-dd` naming a real day of the proleptic Gregorian calendar, year 0001–9999.
+    public static func isCalendarDay(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D else { return false }
+        func num(_ r: Range<Int>) -> Int64? {
+            var v: Int64 = 0
+            for i in r {
+                guard (0x30...0x39).contains(b[i]) else { return nil }
+                v = v * 10 + Int64(b[i] - 0x30)
+            }
+            return v
+        }
+        guard let y = num(0..<4), let m = num(5..<7), let d = num(8..<10), y >= 1, (1...12).contains(m), d >= 1 else {
+            return false
+        }
+        return d <= CivilCalendar.daysInMonth(year: y, month: m)
+    }
+
+    /// The candidate within edit distance 2 of `name`, nearest first, or nil.
+    static func nearest(_ name: String, among candidates: [String]) -> String? {
+        var best: (String, Int)? = nil
+        for c in candidates where c != name {
+            let d = EditDistance.osa(name, c)
+            if d <= 2, best == nil || d < best!.1 { best = (c, d) }
+        }
+        return best?.0
+    }
+}
+
+/// Edit distances between field names, for "did you mean …?" hints.
+public enum EditDistance {
+    /// Optimal-string-alignment distance (Levenshtein plus adjacent transposition) over Unicode scalars.
+    public static func osa(_ a: String, _ b: String) -> Int {
+        let x = Array(a.unicodeScalars)
+        let y = Array(b.unicodeScalars)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[x.count][y.count]
+    }
+}

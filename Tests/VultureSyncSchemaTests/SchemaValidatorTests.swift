@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+@testable import VultureSyncSchema
+
+/// The validator over a small hand-built schema, so its rules are pinned independently of Spec/.
+@Suite struct SchemaValidatorTests {
+    static let mini = SyncSchema(
+        collections: [
+            SchemaCollection(
+                name: "flights", pathTemplate: "users/{uid}/flights/{flightId}", documentType: "FlightDocument",
+                idRecord: "flight", hasCommonFields: true, pushOrder: 1),
+            SchemaCollection(
+                name: "settings", pathTemplate: "users/{uid}/settings/synced", documentType: "SettingsDocument",
+                idRecord: "settings", hasCommonFields: true, pushOrder: 2),
+        ],
+        fields: [
+            SchemaField(
+                owner: "CommonFields", name: "updatedAt", type: .timestamp, isRequired: true, isNullable: false,
+                writeAs: .serverTimestamp, meaning: "", source: ""),
+            SchemaField(
+                owner: "CommonFields", name: "platform", type: .enumeration("Platform"), isRequired: true,
+                isNullable: false, meaning: "", source: ""),
+            SchemaField(
+                owner: "CommonFields", name: "deleted", type: .boolean, isRequired: true, isNullable: false,
+                meaning: "", source: ""),
+            SchemaField(
+                owner: "CommonFields", name: "deletedAt", type: .timestamp, isRequired: true, isNullable: true,
+                meaning: "", source: ""),
+            SchemaField(
+                owner: "FlightDocument", name: "comments", type: .string, isRequired: true, isNullable: true,
+                limits: SchemaFieldLimits(maxChars: 5), meaning: "", source: ""),
+            SchemaField(
+                owner: "FlightDocument", name: "waterBallast", type: .integer, isRequired: true, isNullable: false,
+                limits: SchemaFieldLimits(minimum: 0), meaning: "", source: ""),
+            SchemaField(
+                owner: "FlightDocument", name: "summary", type: .map("FlightSummary"), isRequired: true,
+                isNullable: false, meaning: "", source: ""),
+            SchemaField(
+                owner: "FlightDocument", name: "day", type: .dateString, isRequired: false, isNullable: true,
+                meaning: "", source: ""),
+            SchemaField(
+                owner: "FlightSummary", name: "optimizedDistance", type: .double, isRequired: true, isNullable: true,
+                unit: "m", meaning: "", source: ""),
+            SchemaField(
+                owner: "FlightSummary", name: "sha256", type: .string, isRequired: false, isNullable: false,
+                limits: SchemaFieldLimits(hexLength: 64), meaning: "", source: ""),
+            SchemaField(
+                owner: "SettingsDocument", name: "values", type: .dictionary(.map("SettingsEntry")), isRequired: true,
+                isNullable: false, meaning: "", source: ""),
+            SchemaField(
+                owner: "SettingsEntry", name: "v", type: .settingValue, isRequired: true, isNullable: true, meaning: "",
+                source: ""),
+            SchemaField(
+                owner: "SettingsEntry", name: "t", type: .integer, isRequired: true, isNullable: false, meaning: "",
+                source: ""),
+        ],
+        enums: [
+            SchemaEnum(
+                name: "Platform",
+                cases: [
+                    SchemaEnumCase(name: "android", cloudValue: .string("android")),
+                    SchemaEnumCase(name: "ios", cloudValue: .string("ios")),
+                ])
+        ],
+        settingsKeys: [
+            SchemaSettingsKey(
+                key: "speedUnit", type: .unit("speedUnit"), isNullable: false, defaultValue: .string("kph"),
+                iosKeys: ["VultureSpeedUnit"], iosMapping: .unitIndex),
+            SchemaSettingsKey(
+                key: "opacity", type: .double, isNullable: false, defaultValue: .double(0.5), range: 0...1,
+                iosKeys: ["VultureOpacity"], iosMapping: .direct),
+        ],
+        unitTables: [SchemaUnitTable(name: "speedUnit", units: ["kph", "mph", "kt"])],
+        mergeRules: [], constants: [])
+
+    static let t = FirestoreValue.timestamp(try! FirestoreTimestamp(seconds: 1_792_504_987))
+
+    static var validFlight: [String: FirestoreValue] {
+        [
+            "updatedAt": t, "platform": .string("ios"), "deleted": .boolean(false), "deletedAt": .null,
+            "comments": .null, "waterBallast": .integer(0), "summary": .map(["optimizedDistance": .double(1000)]),
+        ]
+    }
+
+    func violations(
+        _ fields: [String: FirestoreValue], _ type: String = "FlightDocument",
+        _ options: ValidationOptions = ValidationOptions()
+    ) -> [String] {
+        SchemaValidator(schema: Self.mini).validate(fields, documentType: type, options: options).map(\.description)
+    }
+
+    @Test func validStoredFlightHasNoViolations() {
+        #expect(violations(Self.validFlight).isEmpty)
+    }
+
+    @Test(arguments: [
+        (
+            "waterBallast", FirestoreValue.double(1),
+            "/waterBallast: schema.type: FlightDocument.waterBallast is integer, found double; write an integer without a fraction"
+        ),
+        ("waterBallast", .integer(-1), "/waterBallast: schema.range: FlightDocument.waterBallast is -1; at least 0"),
+        ("waterBallast", .null, "/waterBallast: schema.null: FlightDocument.waterBallast is not nullable"),
+        (
+            "comments", .string("123456"),
+            "/comments: schema.max-chars: FlightDocument.comments is 6 characters (UTF-16 code units); at most 5"
+        ),
+        (
+            "platform", .string("windows"),
+            "/platform: schema.enum: CommonFields.platform \"windows\" is not one of Platform: \"android\", \"ios\""
+        ),
+        (
+            "day", .string("2026-02-30"),
+            "/day: schema.date-string: FlightDocument.day \"2026-02-30\" is not a calendar day yyyy-MM-dd"
+        ),
+        (
+            "summary", .map(["optimizedDistance": .integer(1000)]),
+            "/summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction (FlightSummary.optimizedDistance wants 1.0, not 1)"
+        ),
+        (
+            "summary", .map(["optimizedDistance": .null, "sha256": .string("ABC")]),
+            "/summary/sha256: schema.hex-length: FlightSummary.sha256 must be 64 lowercase hex characters, found \"ABC\""
+        ),
+        (
+            "updatedAt", .serverTimestamp,
+            "/updatedAt: schema.sentinel: a serverTimestamp sentinel has no place in the stored form"
+        ),
+    ])
+    func storedFormViolations(_ field: String, _ value: FirestoreValue, _ expected: String) {
+        var doc = Self.validFlight
+        doc[field] = value
+        #expect(violations(doc) == [expected])
+    }
+
+    @Test func missingAndUnknownFields() {
+        var doc = Self.validFlight
+        doc.removeValue(forKey: "comments")
+        doc["waterBalast"] = .integer(3)
+        #expect(
+            violations(doc) == [
+                "/comments: schema.missing-field: FlightDocument.comments (string) is required; a field without a value is written as null (DESIGN.md §3)",
+                "/waterBalast: schema.unknown-field: warning: the schema has no field \"waterBalast\" here; did you mean waterBallast?",
+            ])
+        #expect(
+            SchemaValidator(schema: Self.mini).validate(
+                doc, documentType: "FlightDocument", options: ValidationOptions(strict: true)
+            )
+            .map(\.severity) == [.error, .error])
+    }
+
+    @Test func writeFormWantsTheServerTimestampSentinel() {
+        var doc = Self.validFlight
+        #expect(
+            violations(doc, "FlightDocument", ValidationOptions(form: .write)) == [
+                "/updatedAt: schema.server-timestamp: updatedAt must be the server-timestamp sentinel {\"$serverTimestamp\": true}, never a client time (schema §2)"
+            ])
+        doc["updatedAt"] = .serverTimestamp
+        #expect(violations(doc, "FlightDocument", ValidationOptions(form: .write)).isEmpty)
+        doc["waterBallast"] = .increment(.integer(1))
+        #expect(
+            violations(doc, "FlightDocument", ValidationOptions(form: .write)) == [
+                "/waterBallast: schema.sentinel: FlightDocument.waterBallast is not written with the increment sentinel"
+            ])
+    }
+
+    @Test func mergeWriteCarriesCommonFieldsAndMayDelete() {
+        let merge: [String: FirestoreValue] = ["updatedAt": .serverTimestamp, "comments": .delete]
+        #expect(
+            violations(merge, "FlightDocument", ValidationOptions(form: .write, mergeWrite: true)) == [
+                "/platform: schema.missing-field: a merge write carries the common fields (schema §5.1); platform is absent",
+                "/deleted: schema.missing-field: a merge write carries the common fields (schema §5.1); deleted is absent",
+                "/deletedAt: schema.missing-field: a merge write carries the common fields (schema §5.1); deletedAt is absent",
+            ])
+    }
+
+    @Test func tombstoneKeepsOnlyCommonFields() {
+        let tombstone: [String: FirestoreValue] = [
+            "updatedAt": Self.t, "platform": .string("android"), "deleted": .boolean(true), "deletedAt": Self.t,
+            "comments": .string("stale"),
+        ]
+        #expect(
+            violations(tombstone) == [
+                "/comments: schema.tombstone: a tombstone keeps only the common fields and deletedAt (schema §5.4); remove comments"
+            ])
+        var noDate = tombstone
+        noDate.removeValue(forKey: "comments")
+        noDate["deletedAt"] = .null
+        #expect(
+            violations(noDate) == [
+                "/deletedAt: schema.tombstone: a tombstone carries deletedAt, the device's time of the delete (schema §5.4)"
+            ])
+    }
+
+    @Test func settingsValuesAreTypedByTheirKey() {
+        let settings: [String: FirestoreValue] = [
+            "updatedAt": Self.t, "platform": .string("ios"), "deleted": .boolean(false), "deletedAt": .null,
+            "values": .map([
+                "speedUnit": .map(["v": .string("knots"), "t": .integer(0)]),
+                "opacity": .map(["v": .double(1.5), "t": .integer(1)]),
+                "speedUnits": .map(["v": .string("kph"), "t": .integer(0)]),
+            ]),
+        ]
+        #expect(
+            violations(settings, "SettingsDocument") == [
+                "/values/opacity/v: schema.range: settings opacity is 1.5; at most 1",
+                "/values/speedUnit/v: schema.unit: settings speedUnit \"knots\" is not a unit of speedUnit: kph, mph, kt",
+                "/values/speedUnits: schema.unknown-settings-key: warning: the schema has no settings key \"speedUnits\"; did you mean speedUnit?",
+            ])
+    }
+
+    @Test func documentTypeIsInferredFromPathOrShape() {
+        let v = SchemaValidator(schema: Self.mini)
+        #expect(v.inferDocumentType(fields: [:], path: "users/u1/flights/abc") == "FlightDocument")
+        #expect(
+            v.inferDocumentType(fields: [:], path: "projects/p/databases/(default)/documents/users/u/settings/synced")
+                == "SettingsDocument")
+        #expect(v.inferDocumentType(fields: ["values": .map([:])], path: nil) == "SettingsDocument")
+        #expect(v.inferDocumentType(fields: ["deleted": .boolean(true)], path: nil) == nil)
+    }
+
+    @Test(arguments: [
+        ("2024-02-29", true), ("2023-02-29", false), ("0000-01-01", false), ("2026-1-01", false), ("2026-12-31", true),
+    ])
+    func calendarDays(_ s: String, _ ok: Bool) {
+        #expect(SchemaValidator.isCalendarDay(s) == ok)
+    }
+}
