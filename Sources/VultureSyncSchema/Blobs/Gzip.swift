@@ -349,3 +349,20 @@ public enum Gzip {
         }
     }
 }
+
+extension GzipError: CustomStringConvertible {
+    /// A one-line message naming the rule broken and the byte offset.
+    public var description: String {
+        switch self {
+        case .truncated(let o): return "gzip stream truncated at byte \(o)"
+        case .crcMismatch(let o): return "gzip CRC-32 mismatch (trailer ending near byte \(o))"
+        case .lengthMismatch(let o): return "gzip ISIZE mismatch (trailer ending near byte \(o))"
+        case .invalidHeader(let o, let r): return "invalid gzip header near byte \(o): \(r)"
+        case .corruptData(let o, let r): return "corrupt deflate data near byte \(o): \(r)"
+        case .trailingGarbage(let o): return "trailing bytes at \(o) do not start a gzip member"
+        case .outputLimitExceeded(let l, let o): return "gunzipped output exceeds \(l) bytes (input byte \(o))"
+        case .zlibFailure(let c, let r): return "zlib error \(c): \(r)"
+        case .file(let e): return e.description
+        }
+    }
+}

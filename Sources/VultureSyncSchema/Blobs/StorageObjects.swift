@@ -138,3 +138,16 @@ public enum IGCDownload {
         }
     }
 }
+
+extension BlobError: CustomStringConvertible {
+    /// A one-line message naming the rule broken.
+    public var description: String {
+        switch self {
+        case .invalidUid(let e): return "invalid uid: \(e)"
+        case .invalidHash(let v): return "'\(v)' is not a SHA-256 written as 64 lowercase hex characters"
+        case .objectTooLarge(let n, let l): return "object is \(n) bytes gzipped, over the \(l)-byte limit"
+        case .flightIdMismatch(let e, let a): return "downloaded IGC hashes to \(a), not the flight id \(e); discarded"
+        case .gzip(let e): return e.description
+        }
+    }
+}

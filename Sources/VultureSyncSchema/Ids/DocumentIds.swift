@@ -152,3 +152,19 @@ public enum DocumentIds {
         return competitionId
     }
 }
+
+extension DocumentIdError: CustomStringConvertible {
+    /// A one-line message naming the rule broken.
+    public var description: String {
+        switch self {
+        case .empty: return "document id is empty"
+        case .tooLong(let n): return "document id is \(n) bytes, over Firestore's 1500-byte limit"
+        case .dotSegment: return "document id must not be \".\" or \"..\""
+        case .reserved: return "document id must not match __.*__ (reserved by Firestore)"
+        case .containsSlash: return "document id must not contain '/'"
+        case .uidTooLong(let n): return "uid is \(n) bytes, over Firebase Auth's 128-byte limit"
+        case .notLowercaseHexSHA256(let v): return "'\(v)' is not a SHA-256 written as 64 lowercase hex characters"
+        case .invalidMapFileKey(let reason): return "map file id: \(reason)"
+        }
+    }
+}
