@@ -51,6 +51,26 @@ struct BlobGzipTests {
         #expect(decompressor.membersCompleted == 1)
     }
 
+    @Test(arguments: [1, 3, 64, 4096])
+    func highlyCompressibleInputFedInSmallChunksLosesNoPendingOutput(chunk: Int) throws {
+        let raw = Data(count: 3 << 20) + Data("end".utf8)
+        let gz = try Gzip.compress(raw, level: 9)
+        let d = try GzipDecompressor(maximumOutputBytes: Int64(raw.count))
+        var out = 0
+        var last = Data()
+        var i = 0
+        while i < gz.count {
+            try d.decompress(gz[i..<min(i + chunk, gz.count)]) { buf in
+                out += buf.count
+                last = Data((last + Data(buf)).suffix(3))
+            }
+            i += chunk
+        }
+        try d.finish()
+        #expect(out == raw.count)
+        #expect(last == Data("end".utf8))
+    }
+
     @Test func readsMultiMemberInputLikeGzipDc() throws {
         let a = Data("first member\n".utf8)
         let b = Data("second member\n".utf8)

@@ -69,6 +69,10 @@ struct IdsJVMOracleTests {
             print("IdsJVMOracleTests: javac/java not on PATH (apt package openjdk-17-jdk-headless); skipped")
             return
         }
+        guard try Self.isJava17(java) else {
+            print("IdsJVMOracleTests: java on PATH is not Java 17 (Unicode 13, the version the tables follow); skipped")
+            return
+        }
         let dir = try IdsTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = IdsTestSupport.packageRoot.appendingPathComponent("Tools/jvm/HomebaseIds.java").path
@@ -100,5 +104,32 @@ struct IdsJVMOracleTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(names.count) differ, first: \(mismatches.prefix(20).joined(separator: "\n"))")
+    }
+
+    static func isJava17(_ java: String) throws -> Bool {
+        let version = try IdsTestSupport.run(java, ["-XshowSettings:properties", "-version"])
+        return version.stderr.contains("java.specification.version = 17")
+    }
+
+    /// The checked-in table is exactly what Tools/jvm/GenerateJvmTextTables.java prints on this JVM.
+    @Test func checkedInTablesMatchTheJVM() throws {
+        guard let javac = IdsTestSupport.which("javac"), let java = IdsTestSupport.which("java") else {
+            print("IdsJVMOracleTests: javac/java not on PATH (apt package openjdk-17-jdk-headless); skipped")
+            return
+        }
+        let dir = try IdsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = IdsTestSupport.packageRoot
+        let compile = try IdsTestSupport.run(javac, ["-d", dir.path, root.appendingPathComponent("Tools/jvm/GenerateJvmTextTables.java").path])
+        #expect(compile.status == 0, "javac failed: \(compile.stderr)")
+        guard compile.status == 0 else { return }
+        let run = try IdsTestSupport.run(java, ["--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", dir.path, "GenerateJvmTextTables"])
+        #expect(run.status == 0, "java failed: \(run.stderr)")
+        guard try Self.isJava17(java) else {
+            print("IdsJVMOracleTests: the table is generated from Java 17; this JVM is another version, comparison skipped")
+            return
+        }
+        let checkedIn = try Data(contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/JVMTextTables.swift"))
+        #expect(run.stdout == checkedIn, "regenerate with the command in Tools/jvm/GenerateJvmTextTables.java")
     }
 }

@@ -197,8 +197,12 @@ public final class GzipDecompressor {
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base)
         stream.pointee.avail_in = UInt32(input.count)
         defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
-        while stream.pointee.avail_in > 0 {
+        // Loop while input remains, and once more after a call that filled the output buffer
+        // (inflate may hold decoded bytes it could not write yet).
+        var outputWasFull = false
+        while true {
             if atMemberBoundary {
+                if stream.pointee.avail_in == 0 { break }
                 // Only a new gzip member may follow a complete one (`gzip -dc` semantics).
                 let next = stream.pointee.next_in!
                 let available = Int(stream.pointee.avail_in)
@@ -209,6 +213,8 @@ public final class GzipDecompressor {
                 guard rc == Z_OK else { throw GzipError.zlibFailure(code: rc, reason: "inflateReset failed") }
                 atMemberBoundary = false
                 bytesInCurrentMember = 0
+            } else if stream.pointee.avail_in == 0 && !outputWasFull {
+                break
             }
             var room = bufferSize
             if let limit {
@@ -224,6 +230,7 @@ public final class GzipDecompressor {
             inputOffset += consumed
             bytesInCurrentMember += consumed
             let produced = room - Int(stream.pointee.avail_out)
+            outputWasFull = stream.pointee.avail_out == 0
             if let limit, outputCount + Int64(produced) > limit {
                 throw GzipError.outputLimitExceeded(limit: limit, offset: inputOffset)
             }
@@ -236,9 +243,12 @@ public final class GzipDecompressor {
                 membersCompleted += 1
                 atMemberBoundary = true
             case Z_BUF_ERROR:
-                // No progress possible: the input chunk is used up (handled by the loop condition).
-                if consumed == 0 && produced == 0 && stream.pointee.avail_in > 0 {
-                    throw GzipError.zlibFailure(code: rc, reason: "inflate made no progress")
+                // No progress possible without more input.
+                if consumed == 0 && produced == 0 {
+                    if stream.pointee.avail_in > 0 {
+                        throw GzipError.zlibFailure(code: rc, reason: "inflate made no progress")
+                    }
+                    outputWasFull = false
                 }
             case Z_DATA_ERROR:
                 throw dataError()
