@@ -25,8 +25,9 @@ enum IdsBenchmark {
             var out = ""
             let tRef = best { out = try runTool(openssl, ["dgst", "-sha256", "-r", igc], stdoutTo: nil) }
             let same = out.hasPrefix(id)
-            report("flight id (SHA-256)", ours: tOurs, reference: tRef, refName: "openssl dgst -sha256", target: 0.9,
-                   extra: same ? "digest matches" : "DIGEST DIFFERS")
+            report(
+                "flight id (SHA-256)", ours: tOurs, reference: tRef, refName: "openssl dgst -sha256", target: 0.9,
+                extra: same ? "digest matches" : "DIGEST DIFFERS")
         } else {
             print(String(format: "  flight id: %.3f s (%.0f MB/s); openssl not on PATH", tOurs, mbps(tOurs)))
         }
@@ -38,8 +39,11 @@ enum IdsBenchmark {
             let tRef = best { _ = try runTool(gzip, ["-6", "-n", "-c", igc], stdoutTo: theirs) }
             let theirsSize = fileSize(theirs)
             let sizeRatio = Double(oursSize) / Double(theirsSize)
-            report("gzip -6", ours: tGzip, reference: tRef, refName: "gzip -6", target: 1.0,
-                   extra: String(format: "size %d vs %d bytes (%.2f%%, target within 1%%)", oursSize, theirsSize, (sizeRatio - 1) * 100))
+            report(
+                "gzip -6", ours: tGzip, reference: tRef, refName: "gzip -6", target: 1.0,
+                extra: String(
+                    format: "size %d vs %d bytes (%.2f%%, target within 1%%)", oursSize, theirsSize,
+                    (sizeRatio - 1) * 100))
             let tGunzip = best { try Gzip.decompressFile(at: ours, to: back) }
             let tRefDc = best { _ = try runTool(gzip, ["-dc", ours], stdoutTo: back) }
             report("gunzip", ours: tGunzip, reference: tRefDc, refName: "gzip -dc", target: 1.0, extra: "")
@@ -49,7 +53,10 @@ enum IdsBenchmark {
 
         // Peak memory of the streaming paths, each in a fresh child process.
         let baseline = childPeak(["none"])
-        print(String(format: "  peak memory (VmHWM, child process; baseline %.1f MiB), target ≤ 32 MiB over baseline:", mib(baseline)))
+        print(
+            String(
+                format: "  peak memory (VmHWM, child process; baseline %.1f MiB), target ≤ 32 MiB over baseline:",
+                mib(baseline)))
         let cases: [(String, [String])] = [
             ("flight id of file", ["flight-id", igc]),
             ("gzip file → file", ["gzip", igc, dir.appendingPathComponent("m.gz").path]),
@@ -59,8 +66,11 @@ enum IdsBenchmark {
         for (name, args) in cases {
             let peak = childPeak(args)
             let delta = peak - baseline
-            print(String(format: "    %@: %.1f MiB over baseline (peak %.1f MiB)  %@", name as NSString, mib(delta), mib(peak),
-                         (delta <= 32 * 1024 * 1024 ? "ok" : "OVER TARGET") as NSString))
+            print(
+                String(
+                    format: "    %@: %.1f MiB over baseline (peak %.1f MiB)  %@", name as NSString, mib(delta),
+                    mib(peak),
+                    (delta <= 32 * 1024 * 1024 ? "ok" : "OVER TARGET") as NSString))
         }
     }
 
@@ -110,8 +120,9 @@ enum IdsBenchmark {
                 let h = (seconds / 3600) % 24
                 let m = (seconds / 60) % 60
                 let s = seconds % 60
-                let line = String(format: "B%02d%02d%02d%07dN%08dEA%05d%05d%03d%02d\r\n",
-                                  h, m, s, lat, lon, alt, alt + 15, Int((state >> 24) % 40), Int((state >> 32) % 12))
+                let line = String(
+                    format: "B%02d%02d%02d%07dN%08dEA%05d%05d%03d%02d\r\n",
+                    h, m, s, lat, lon, alt, alt + 15, Int((state >> 24) % 40), Int((state >> 32) % 12))
                 chunk.append(contentsOf: line.utf8)
             }
             let take = min(chunk.count, bytes - written)
@@ -134,11 +145,14 @@ enum IdsBenchmark {
         return bestTime
     }
 
-    static func report(_ name: String, ours: Double, reference: Double, refName: String, target: Double, extra: String) {
+    static func report(_ name: String, ours: Double, reference: Double, refName: String, target: Double, extra: String)
+    {
         let ratio = reference / ours
-        print(String(format: "  %-20@ ours %.3f s (%.0f MB/s)  %@ %.3f s  ratio %.2f× (target ≥ %.1f×: %@)  %@",
-                     name as NSString, ours, mbps(ours), refName as NSString, reference, ratio, target,
-                     (ratio >= target ? "ok" : "below") as NSString, extra as NSString))
+        print(
+            String(
+                format: "  %-20@ ours %.3f s (%.0f MB/s)  %@ %.3f s  ratio %.2f× (target ≥ %.1f×: %@)  %@",
+                name as NSString, ours, mbps(ours), refName as NSString, reference, ratio, target,
+                (ratio >= target ? "ok" : "below") as NSString, extra as NSString))
     }
 
     static func mbps(_ seconds: Double) -> Double { Double(fileBytes) / seconds / 1e6 }
@@ -187,7 +201,8 @@ enum IdsBenchmark {
 
     static func childPeak(_ args: [String]) -> Int {
         // This executable, wherever it was started from.
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         do {
             let out = try runTool(exe, ["ids-child"] + args, stdoutTo: nil)
             guard let value = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else {

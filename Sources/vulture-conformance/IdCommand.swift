@@ -56,7 +56,8 @@ enum IdCommand {
                 guard args.option("filename") == nil else {
                     throw UsageError(message: "--source USER takes --content-hash, not --filename")
                 }
-                return try DocumentIds.mapFileId(userImportedType: type, contentHash: try args.requiredOption("content-hash"))
+                return try DocumentIds.mapFileId(
+                    userImportedType: type, contentHash: try args.requiredOption("content-hash"))
             }
             guard args.option("content-hash") == nil else {
                 throw UsageError(message: "--source \(sourceName) takes --filename, not --content-hash")

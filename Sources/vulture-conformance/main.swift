@@ -1,9 +1,10 @@
+import VultureSyncSchema
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import VultureSyncSchema
 
 /// Writes `text` and a newline to stderr.
 func printError(_ text: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VultureSyncSchema
 
 /// Our gzip output is read by other implementations (`gzip -t`, `gzip -dc`, python3's gzip module),
@@ -17,7 +18,8 @@ struct BlobCrossCheckTests {
         ]
         if let dir = IdsTestSupport.corpusDirectory {
             let igcDir = dir.appendingPathComponent("igc")
-            for file in try FileManager.default.contentsOfDirectory(atPath: igcDir.path).sorted() where file.hasSuffix(".igc") {
+            for file in try FileManager.default.contentsOfDirectory(atPath: igcDir.path).sorted()
+            where file.hasSuffix(".igc") {
                 out.append((file, try Data(contentsOf: igcDir.appendingPathComponent(file))))
             }
         } else {
@@ -51,16 +53,21 @@ struct BlobCrossCheckTests {
                 let theirs = try IdsTestSupport.run(gzipTool, ["-6", "-n", "-c", raw.path])
                 #expect(theirs.status == 0)
                 #expect(try Gzip.decompress(theirs.stdout) == bytes, "our gunzip of gzip -6 \(name)")
-                #expect(Double(gz.count) <= Double(theirs.stdout.count) * 1.01 + 64, "size \(name): ours \(gz.count), gzip -6 \(theirs.stdout.count)")
+                #expect(
+                    Double(gz.count) <= Double(theirs.stdout.count) * 1.01 + 64,
+                    "size \(name): ours \(gz.count), gzip -6 \(theirs.stdout.count)")
                 // gzip(1) writes multi-member output for concatenated input; we read all members.
                 let twice = try IdsTestSupport.run(gzipTool, ["-dc", ours.path, ours.path])
                 #expect(try Gzip.decompress(gz + gz) == twice.stdout)
             }
             if let python {
-                let script = "import gzip,hashlib,sys; d=gzip.decompress(open(sys.argv[1],'rb').read()); print(len(d), hashlib.sha256(d).hexdigest())"
+                let script =
+                    "import gzip,hashlib,sys; d=gzip.decompress(open(sys.argv[1],'rb').read()); print(len(d), hashlib.sha256(d).hexdigest())"
                 let py = try IdsTestSupport.run(python, ["-c", script, ours.path])
                 let expected = "\(bytes.count) \(SHA256Stream.hexDigest(of: bytes))\n"
-                #expect(py.status == 0 && String(decoding: py.stdout, as: UTF8.self) == expected, "python3 gzip \(name): \(py.stderr)")
+                #expect(
+                    py.status == 0 && String(decoding: py.stdout, as: UTF8.self) == expected,
+                    "python3 gzip \(name): \(py.stderr)")
             }
             if keep == nil { try? FileManager.default.removeItem(at: raw) }
         }

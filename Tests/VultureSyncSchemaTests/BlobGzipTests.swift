@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VultureSyncSchema
 
 @Suite("Gzip codec (schema §2 Storage objects)")
@@ -85,7 +86,9 @@ struct BlobGzipTests {
         #expect(d.membersCompleted == 3)
     }
 
-    @Test(arguments: [Data([0x00]), Data("garbage".utf8), Data([0x1f, 0x00]), Data([0x1f, 0x8b, 0x07, 0, 0, 0, 0, 0, 0, 3])])
+    @Test(arguments: [
+        Data([0x00]), Data("garbage".utf8), Data([0x1f, 0x00]), Data([0x1f, 0x8b, 0x07, 0, 0, 0, 0, 0, 0, 3]),
+    ])
     func trailingGarbageIsATypedError(trailer: Data) throws {
         let gz = try Gzip.compress(Data("hello gzip\n".utf8))
         #expect(gz.count == 31)

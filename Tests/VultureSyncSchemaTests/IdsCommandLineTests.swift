@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VultureSyncSchema
 
 /// `vulture-conformance id …` (DESIGN §4), run as a process from the build directory; skipped
@@ -9,7 +10,8 @@ struct IdsCommandLineTests {
     static let executable: String? = {
         let candidates = [".build/debug/vulture-conformance", ".build/release/vulture-conformance"]
         // The test bundle sits next to the executables.
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance").path
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
+            .path
         for path in [beside] + candidates.map({ IdsTestSupport.packageRoot.appendingPathComponent($0).path })
         where FileManager.default.isExecutableFile(atPath: path) {
             return path
@@ -21,13 +23,21 @@ struct IdsCommandLineTests {
 
     @Test(arguments: [
         (["homebase", "  Saint-Hubert "], "e5e275b1da6a9317d577dcb2cec35c8c8f3206aff9d4fff036ab566f7ddf3bab"),
-        (["task", "--external-url",
-          "https://www.soaringspot.com/en_gb/39th-fai-world-gliding-championships-2026/tasks/club/task-1-on-2026-07-01"],
-         "fd6d9c1ad446e540aa8edc5bb1f12b89d3d920dc6d843e78654c2fbf24d38bae"),
-        (["map-file", "--source", "XCSOAR", "--type", "AIRSPACE", "--filename", "France.txt"],
-         "975081902730569c73c63590179edf94f525c1754e63f7510dbb5e76b1e1e854"),
-        (["map-file", "--source=USER", "--type=WAYPOINTS", "--content-hash=\(contentHash)"],
-         "f48747a8375a862da918feffb624f357aab5bf62ae7b49badccb689bd103de59"),
+        (
+            [
+                "task", "--external-url",
+                "https://www.soaringspot.com/en_gb/39th-fai-world-gliding-championships-2026/tasks/club/task-1-on-2026-07-01",
+            ],
+            "fd6d9c1ad446e540aa8edc5bb1f12b89d3d920dc6d843e78654c2fbf24d38bae"
+        ),
+        (
+            ["map-file", "--source", "XCSOAR", "--type", "AIRSPACE", "--filename", "France.txt"],
+            "975081902730569c73c63590179edf94f525c1754e63f7510dbb5e76b1e1e854"
+        ),
+        (
+            ["map-file", "--source=USER", "--type=WAYPOINTS", "--content-hash=\(contentHash)"],
+            "f48747a8375a862da918feffb624f357aab5bf62ae7b49badccb689bd103de59"
+        ),
         (["recent-competition", "39th-fai-wgc-2026"], "39th-fai-wgc-2026"),
     ])
     func printsTheId(arguments: [String], id: String) throws {
@@ -50,8 +60,9 @@ struct IdsCommandLineTests {
         #expect(String(decoding: r.stdout, as: UTF8.self) == Self.contentHash + "\n")
         let t = try IdsTestSupport.run(exe, ["id", "task"])
         #expect(t.status == 0)
-        #expect(try Regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n$")
-            .wholeMatch(in: String(decoding: t.stdout, as: UTF8.self)) != nil)
+        #expect(
+            try Regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n$")
+                .wholeMatch(in: String(decoding: t.stdout, as: UTF8.self)) != nil)
     }
 
     @Test(arguments: [

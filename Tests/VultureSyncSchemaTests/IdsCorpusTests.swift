@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VultureSyncSchema
 
 /// Real input: the IGC files of ../shared/corpus (read in place, never copied). Skipped with a
@@ -16,7 +17,7 @@ struct IdsCorpusTests {
     /// The IGC rows of SOURCES.md's file table: file, encoding and SHA-256 columns.
     static let igcEntries: [Entry] = {
         guard let dir = IdsTestSupport.corpusDirectory,
-              let text = try? String(contentsOf: dir.appendingPathComponent("SOURCES.md"), encoding: .utf8)
+            let text = try? String(contentsOf: dir.appendingPathComponent("SOURCES.md"), encoding: .utf8)
         else { return [] }
         var entries: [Entry] = []
         var header: [String]?
@@ -28,8 +29,8 @@ struct IdsCorpusTests {
                 continue
             }
             guard let header, cells.count == header.count,
-                  let fi = header.firstIndex(of: "File"), let ei = header.firstIndex(of: "Encoding"),
-                  let si = header.firstIndex(of: "SHA-256"), cells[fi].hasPrefix("igc/")
+                let fi = header.firstIndex(of: "File"), let ei = header.firstIndex(of: "Encoding"),
+                let si = header.firstIndex(of: "SHA-256"), cells[fi].hasPrefix("igc/")
             else { continue }
             entries.append(Entry(file: cells[fi], encoding: cells[ei], sha256: cells[si]))
         }

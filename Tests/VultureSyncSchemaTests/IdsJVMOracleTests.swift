@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VultureSyncSchema
 
 /// Compares our home base ids with the JVM's (schema §4: Android computes `name.trim().lowercase()`
@@ -22,7 +23,9 @@ struct IdsJVMOracleTests {
             let p = s.properties
             if p.isWhitespace || p.changesWhenLowercased || p.lowercaseMapping != String(s) { values.insert(v) }
         }
-        for v: UInt32 in [0x00, 0x08, 0x0E, 0x7F, 0x85, 0x180E, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x03A3, 0x0130, 0x0131] {
+        for v: UInt32 in [
+            0x00, 0x08, 0x0E, 0x7F, 0x85, 0x180E, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x03A3, 0x0130, 0x0131,
+        ] {
             values.insert(v)
         }
         return values.sorted().compactMap(Unicode.Scalar.init)
@@ -33,7 +36,8 @@ struct IdsJVMOracleTests {
         var out: [String] = []
         for v in UInt32(0x20)...0x7E { out.append(String(Unicode.Scalar(v)!)) }
         let extra: [UInt32] = [
-            0x09, 0x0A, 0x0D, 0xA0, 0xAD, 0xA2, 0xB5, 0xC0, 0xE9, 0x01C5, 0x02B0, 0x0300, 0x0301, 0x0345, 0x0391, 0x03B1,
+            0x09, 0x0A, 0x0D, 0xA0, 0xAD, 0xA2, 0xB5, 0xC0, 0xE9, 0x01C5, 0x02B0, 0x0300, 0x0301, 0x0345, 0x0391,
+            0x03B1,
             0x0386, 0x03C2, 0x03A3, 0x05D0, 0x0627, 0x0660, 0x066A, 0x066B, 0x0903, 0x0964, 0x0965, 0x0E01, 0x0E31,
             0x200B, 0x200C, 0x200D, 0x2019, 0x2027, 0x2028, 0x2029, 0x2030, 0x20AC, 0x2160, 0x2170, 0x24B6, 0x24D0,
             0x3000, 0x3005, 0x3041, 0x30A1, 0x30FC, 0x4E00, 0xE000, 0xFEFF, 0xFF21, 0x1D400, 0x10400, 0x1F600,
@@ -58,9 +62,12 @@ struct IdsJVMOracleTests {
                 "\(alpha)1\(c)1\(sigma)", "$1\(c)\(alpha)\(sigma)",
             ]
         }
-        names += ["ΟΔΟΣ", "ΟΔΥΣΣΕΥΣ", "ΣΑΣ", "Σ", "ΣΣ", "ΑΣ's", "Α'Σ", "Α.Σ", "Α-Σ", "ΑΣ-Α", "ΑΣ1Α", "ΑΣ1", "1ΑΣ", "Α1Σ",
-                  "Α\u{300}Σ", "ΑΣ\u{300}", "ΑΣ\u{300}Α", "\u{300}Σ", "ΑΣ%", "Α1%Σ", "Α1.2Σ", "$1Σ", "Α--Σ", "Α१Σ", "Α।Σ",
-                  "ΑΣ।", "ΑΣ।1", "Α__Σ", "Α_", "_Σ", "Α\u{AD}Σ", "Α\u{AD}Σ\u{AD}Α", "Α漢Σ", "ΑΣ漢", "ΑカΣ", "Σ\u{345}", "Α\u{345}Σ", "ǅΣ", "ʰΣ", "ΑΣʰ", "Ⓐ Σ", "ⒶΣ"]
+        names += [
+            "ΟΔΟΣ", "ΟΔΥΣΣΕΥΣ", "ΣΑΣ", "Σ", "ΣΣ", "ΑΣ's", "Α'Σ", "Α.Σ", "Α-Σ", "ΑΣ-Α", "ΑΣ1Α", "ΑΣ1", "1ΑΣ", "Α1Σ",
+            "Α\u{300}Σ", "ΑΣ\u{300}", "ΑΣ\u{300}Α", "\u{300}Σ", "ΑΣ%", "Α1%Σ", "Α1.2Σ", "$1Σ", "Α--Σ", "Α१Σ", "Α।Σ",
+            "ΑΣ।", "ΑΣ।1", "Α__Σ", "Α_", "_Σ", "Α\u{AD}Σ", "Α\u{AD}Σ\u{AD}Α", "Α漢Σ", "ΑΣ漢", "ΑカΣ", "Σ\u{345}",
+            "Α\u{345}Σ", "ǅΣ", "ʰΣ", "ΑΣʰ", "Ⓐ Σ", "ⒶΣ",
+        ]
         return names
     }
 
@@ -96,14 +103,17 @@ struct IdsJVMOracleTests {
             let oursKey = IdsTestSupport.hex(Data(DocumentIds.homebaseKey(name: name).utf8))
             let oursId = DocumentIds.homebaseId(name: name)
             // Documented divergence (JVMText): JDK 17's word iterator around surrogate pairs next to Σ.
-            let knownDivergence = name.unicodeScalars.contains("\u{3A3}") && name.unicodeScalars.contains { $0.value > 0xFFFF }
+            let knownDivergence =
+                name.unicodeScalars.contains("\u{3A3}") && name.unicodeScalars.contains { $0.value > 0xFFFF }
             if knownDivergence { continue }
             if oursKey != parts[0] || oursId != parts[1] {
                 let cps = name.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
                 mismatches.append("[\(cps)] ours \(oursKey) jvm \(parts[0])")
             }
         }
-        #expect(mismatches.isEmpty, "\(mismatches.count) of \(names.count) differ, first: \(mismatches.prefix(20).joined(separator: "\n"))")
+        #expect(
+            mismatches.isEmpty,
+            "\(mismatches.count) of \(names.count) differ, first: \(mismatches.prefix(20).joined(separator: "\n"))")
     }
 
     static func isJava17(_ java: String) throws -> Bool {
@@ -120,16 +130,21 @@ struct IdsJVMOracleTests {
         let dir = try IdsTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = IdsTestSupport.packageRoot
-        let compile = try IdsTestSupport.run(javac, ["-d", dir.path, root.appendingPathComponent("Tools/jvm/GenerateJvmTextTables.java").path])
+        let compile = try IdsTestSupport.run(
+            javac, ["-d", dir.path, root.appendingPathComponent("Tools/jvm/GenerateJvmTextTables.java").path])
         #expect(compile.status == 0, "javac failed: \(compile.stderr)")
         guard compile.status == 0 else { return }
-        let run = try IdsTestSupport.run(java, ["--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", dir.path, "GenerateJvmTextTables"])
+        let run = try IdsTestSupport.run(
+            java, ["--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", dir.path, "GenerateJvmTextTables"])
         #expect(run.status == 0, "java failed: \(run.stderr)")
         guard try Self.isJava17(java) else {
-            print("IdsJVMOracleTests: the table is generated from Java 17; this JVM is another version, comparison skipped")
+            print(
+                "IdsJVMOracleTests: the table is generated from Java 17; this JVM is another version, comparison skipped"
+            )
             return
         }
-        let checkedIn = try Data(contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/JVMTextTables.swift"))
+        let checkedIn = try Data(
+            contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/JVMTextTables.swift"))
         #expect(run.stdout == checkedIn, "regenerate with the command in Tools/jvm/GenerateJvmTextTables.java")
     }
 }

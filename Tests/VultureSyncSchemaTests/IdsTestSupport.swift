@@ -12,7 +12,8 @@ enum IdsTestSupport {
         return FileManager.default.fileExists(atPath: url.appendingPathComponent("SOURCES.md").path) ? url : nil
     }()
 
-    static let corpusMissing = "corpus absent: ../shared/corpus (relative to the package root) holds the real input files; skipped"
+    static let corpusMissing =
+        "corpus absent: ../shared/corpus (relative to the package root) holds the real input files; skipped"
 
     /// The full path of `tool` on PATH, or nil.
     static func which(_ tool: String) -> String? {
@@ -31,7 +32,9 @@ enum IdsTestSupport {
     }
 
     /// Runs `executable` with `arguments`, feeding `input` on stdin; collects stdout and stderr.
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
+    static func run(_ executable: String, _ arguments: [String], input: Data? = nil, currentDirectory: URL? = nil)
+        throws -> ProcessResult
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -56,7 +59,8 @@ enum IdsTestSupport {
         let out = outPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errThread.isExecuting || !errThread.isFinished { usleep(1000) }
-        return ProcessResult(status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.data, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.data, as: UTF8.self))
     }
 
     /// A fresh temporary directory.

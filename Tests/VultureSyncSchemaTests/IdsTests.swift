@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VultureSyncSchema
 
 @Suite("Deterministic ids (schema §4)")
@@ -31,7 +32,9 @@ struct IdsTests {
         let bytes = IdsTestSupport.pseudoRandomBytes(count: 150_000)
         try bytes.write(to: file)
         #expect(try DocumentIds.flightId(igcFileAt: file.path) == DocumentIds.flightId(igcBytes: bytes))
-        #expect(throws: FileAccessError(operation: "open", path: dir.appendingPathComponent("nope").path, errno: ENOENT)) {
+        #expect(
+            throws: FileAccessError(operation: "open", path: dir.appendingPathComponent("nope").path, errno: ENOENT)
+        ) {
             try DocumentIds.flightId(igcFileAt: dir.appendingPathComponent("nope").path)
         }
     }
@@ -59,17 +62,24 @@ struct IdsTests {
     ])
     func homebaseKeyFollowsTheJVM(name: String, key: String) {
         #expect(Array(DocumentIds.homebaseKey(name: name).unicodeScalars) == Array(key.unicodeScalars))
-        #expect(DocumentIds.homebaseId(name: name) == SHA256Stream.hexDigest(of: Array(DocumentIds.homebaseKey(name: name).utf8)))
+        #expect(
+            DocumentIds.homebaseId(name: name)
+                == SHA256Stream.hexDigest(of: Array(DocumentIds.homebaseKey(name: name).utf8)))
     }
 
     @Test func homebaseIdKnownValue() {
-        #expect(DocumentIds.homebaseId(name: " Saint-Hubert\t") == "e5e275b1da6a9317d577dcb2cec35c8c8f3206aff9d4fff036ab566f7ddf3bab")
-        #expect(DocumentIds.homebaseId(name: "   ") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            DocumentIds.homebaseId(name: " Saint-Hubert\t")
+                == "e5e275b1da6a9317d577dcb2cec35c8c8f3206aff9d4fff036ab566f7ddf3bab")
+        #expect(
+            DocumentIds.homebaseId(name: "   ") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     @Test func taskIdHashesTheExternalUrlOrIsARandomUUID() throws {
-        let url = "https://www.soaringspot.com/en_gb/39th-fai-world-gliding-championships-2026/tasks/club/task-1-on-2026-07-01"
-        #expect(DocumentIds.taskId(externalUrl: url) == "fd6d9c1ad446e540aa8edc5bb1f12b89d3d920dc6d843e78654c2fbf24d38bae")
+        let url =
+            "https://www.soaringspot.com/en_gb/39th-fai-world-gliding-championships-2026/tasks/club/task-1-on-2026-07-01"
+        #expect(
+            DocumentIds.taskId(externalUrl: url) == "fd6d9c1ad446e540aa8edc5bb1f12b89d3d920dc6d843e78654c2fbf24d38bae")
         let a = DocumentIds.taskId(externalUrl: nil)
         let b = DocumentIds.taskId(externalUrl: "")
         #expect(a != b)
@@ -80,26 +90,33 @@ struct IdsTests {
     }
 
     @Test(arguments: [
-        (DocumentIds.MapFileSource.xcsoar, DocumentIds.MapFileType.airspace, "France.txt",
-         "975081902730569c73c63590179edf94f525c1754e63f7510dbb5e76b1e1e854"),
+        (
+            DocumentIds.MapFileSource.xcsoar, DocumentIds.MapFileType.airspace, "France.txt",
+            "975081902730569c73c63590179edf94f525c1754e63f7510dbb5e76b1e1e854"
+        ),
         (.openaip, .waypoints, "be_apt.cup", "4f21c43aad1d1d47cae8d7b32e009485e72efd838c3615ee2da0a71734eb80c0"),
     ])
-    func downloadedMapFileIdPin(source: DocumentIds.MapFileSource, type: DocumentIds.MapFileType, filename: String, id: String) throws {
+    func downloadedMapFileIdPin(
+        source: DocumentIds.MapFileSource, type: DocumentIds.MapFileType, filename: String, id: String
+    ) throws {
         #expect(try DocumentIds.mapFileId(source: source, type: type, filename: filename) == id)
     }
 
     @Test func userMapFileIdPin() throws {
         let hash = DocumentIds.contentHash(contentBytes: Data("abc".utf8))
         #expect(hash == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(try DocumentIds.mapFileId(userImportedType: .waypoints, contentHash: hash)
-            == "f48747a8375a862da918feffb624f357aab5bf62ae7b49badccb689bd103de59")
+        #expect(
+            try DocumentIds.mapFileId(userImportedType: .waypoints, contentHash: hash)
+                == "f48747a8375a862da918feffb624f357aab5bf62ae7b49badccb689bd103de59")
         #expect(throws: DocumentIdError.notLowercaseHexSHA256(value: hash.uppercased())) {
             try DocumentIds.mapFileId(userImportedType: .waypoints, contentHash: hash.uppercased())
         }
         #expect(throws: DocumentIdError.invalidMapFileKey(reason: "empty filename")) {
             try DocumentIds.mapFileId(source: .xcsoar, type: .airspace, filename: "")
         }
-        #expect(throws: DocumentIdError.self) { try DocumentIds.mapFileId(source: .user, type: .airspace, filename: "a.txt") }
+        #expect(throws: DocumentIdError.self) {
+            try DocumentIds.mapFileId(source: .user, type: .airspace, filename: "a.txt")
+        }
     }
 
     @Test(arguments: [

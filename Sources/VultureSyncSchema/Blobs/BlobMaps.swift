@@ -24,12 +24,15 @@ public struct IGCBlobMap: Equatable, Sendable {
     /// Builds the map and the gzip object from a flight's IGC bytes (uploaded = false).
     /// - Returns: the map and the gzipped bytes to upload.
     /// - Throws: ``BlobError/invalidUid(_:)``; ``BlobError/gzip(_:)`` if zlib fails.
-    public static func build<D: DataProtocol>(uid: String, igcBytes: D) throws(BlobError) -> (map: IGCBlobMap, gzipped: Data) {
+    public static func build<D: DataProtocol>(uid: String, igcBytes: D) throws(BlobError) -> (
+        map: IGCBlobMap, gzipped: Data
+    ) {
         let flightId = DocumentIds.flightId(igcBytes: igcBytes)
         let path = try BlobPaths.igcObjectPath(uid: uid, flightId: flightId)
         let gz: Data
         do { gz = try Gzip.compress(igcBytes) } catch { throw .gzip(error) }
-        let map = IGCBlobMap(path: path, sizeBytes: Int64(igcBytes.count), gzBytes: Int64(gz.count), sha256: flightId, uploaded: false)
+        let map = IGCBlobMap(
+            path: path, sizeBytes: Int64(igcBytes.count), gzBytes: Int64(gz.count), sha256: flightId, uploaded: false)
         return (map, gz)
     }
 }
@@ -62,6 +65,9 @@ public struct ContentBlobMap: Equatable, Sendable {
         let path = try BlobPaths.contentObjectPath(uid: uid, contentHash: hash)
         let gz: Data
         do { gz = try Gzip.compress(contentBytes) } catch { throw .gzip(error) }
-        return (ContentBlobMap(path: path, sizeBytes: Int64(contentBytes.count), gzBytes: Int64(gz.count), uploaded: false), hash, gz)
+        return (
+            ContentBlobMap(path: path, sizeBytes: Int64(contentBytes.count), gzBytes: Int64(gz.count), uploaded: false),
+            hash, gz
+        )
     }
 }

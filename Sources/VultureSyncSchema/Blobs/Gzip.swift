@@ -196,7 +196,10 @@ public final class GzipDecompressor {
         guard let base = input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count > 0 else { return }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base)
         stream.pointee.avail_in = UInt32(input.count)
-        defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.avail_in = 0
+        }
         // Loop while input remains, and once more after a call that filled the output buffer
         // (inflate may hold decoded bytes it could not write yet).
         var outputWasFull = false
@@ -315,7 +318,9 @@ public enum Gzip {
     /// number of gzip bytes written.
     /// - Throws: ``GzipError/file(_:)`` on an I/O failure.
     @discardableResult
-    public static func compressFile(at source: String, to destination: String, level: Int32 = 6) throws(GzipError) -> Int64 {
+    public static func compressFile(at source: String, to destination: String, level: Int32 = 6) throws(GzipError)
+        -> Int64
+    {
         let compressor = try GzipCompressor(level: level)
         let out: OutputFile
         do { out = try OutputFile(path: destination) } catch { throw .file(error) }

@@ -61,13 +61,15 @@ public struct StorageObjectMetadata: Equatable, Sendable {
     public static let gzipContentType = "application/gzip"
 
     /// Metadata of `users/{uid}/igc/{flightId}.igc.gz`.
-    public static let igc = StorageObjectMetadata(contentType: gzipContentType, contentEncoding: nil, customMetadata: [:])
+    public static let igc = StorageObjectMetadata(
+        contentType: gzipContentType, contentEncoding: nil, customMetadata: [:])
 
     /// Metadata of `users/{uid}/files/{contentHash}.gz` for the mapFiles document `recordId`.
     /// - Throws: ``DocumentIdError`` when `recordId` is not a valid document id.
     public static func mapFileContent(recordId: String) throws(DocumentIdError) -> StorageObjectMetadata {
         try DocumentIds.validate(documentId: recordId)
-        return StorageObjectMetadata(contentType: gzipContentType, contentEncoding: nil, customMetadata: ["recordId": recordId])
+        return StorageObjectMetadata(
+            contentType: gzipContentType, contentEncoding: nil, customMetadata: ["recordId": recordId])
     }
 }
 

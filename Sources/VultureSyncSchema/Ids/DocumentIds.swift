@@ -133,7 +133,9 @@ public enum DocumentIds {
     /// **Pin** (Spec/pins/map-file-id.md): SHA-256 of the UTF-8 bytes of
     /// `"USER|\(type)|\(contentHash)"`, `contentHash` being the 64 lowercase hex SHA-256 of the content.
     /// - Throws: ``DocumentIdError/notLowercaseHexSHA256(value:)`` when `contentHash` is not 64 lowercase hex.
-    public static func mapFileId(userImportedType type: MapFileType, contentHash: String) throws(DocumentIdError) -> String {
+    public static func mapFileId(userImportedType type: MapFileType, contentHash: String) throws(DocumentIdError)
+        -> String
+    {
         try validate(sha256Hex: contentHash)
         return SHA256Stream.hexDigest(of: Array("USER|\(type.rawValue)|\(contentHash)".utf8))
     }

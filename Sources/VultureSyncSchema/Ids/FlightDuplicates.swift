@@ -41,25 +41,31 @@ public enum FlightDuplicates {
     /// device decides alike. Returns nil when they are not duplicates.
     public static func resolve(_ a: FlightDuplicateFields, _ b: FlightDuplicateFields) -> FlightDuplicateResolution? {
         guard a.id != b.id,
-              let fa = a.filename, let fb = b.filename, fa == fb,
-              let ta = a.takeoffAt, let tb = b.takeoffAt, ta == tb,
-              a.pilotName == b.pilotName
+            let fa = a.filename, let fb = b.filename, fa == fb,
+            let ta = a.takeoffAt, let tb = b.takeoffAt, ta == tb,
+            a.pilotName == b.pilotName
         else { return nil }
         let aFirst: Bool
         switch (a.importedAt, b.importedAt) {
-        case let (x?, y?) where x != y: aFirst = x < y
+        case (let x?, let y?) where x != y: aFirst = x < y
         case (_?, nil): aFirst = true
         case (nil, _?): aFirst = false
         default: aFirst = Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
         }
-        return aFirst ? FlightDuplicateResolution(keep: a.id, tombstone: b.id) : FlightDuplicateResolution(keep: b.id, tombstone: a.id)
+        return aFirst
+            ? FlightDuplicateResolution(keep: a.id, tombstone: b.id)
+            : FlightDuplicateResolution(keep: b.id, tombstone: a.id)
     }
 
     /// Runs the check over a pulled logbook: within each group of duplicates the one to keep
     /// (by the ordering of ``resolve(_:_:)``) survives and every other member is tombstoned.
     /// Returns the resolutions sorted by tombstoned id.
     public static func resolveAll(_ flights: [FlightDuplicateFields]) -> [FlightDuplicateResolution] {
-        struct Key: Hashable { let filename: String; let takeoffAt: Date; let pilotName: String? }
+        struct Key: Hashable {
+            let filename: String
+            let takeoffAt: Date
+            let pilotName: String?
+        }
         var groups: [Key: [FlightDuplicateFields]] = [:]
         for f in flights {
             guard let name = f.filename, let t = f.takeoffAt else { continue }

@@ -188,17 +188,45 @@ enum JVMText {
             let (cls, p) = c[i]
             switch state {
             case .start:
-                if cls == .letter { state = .inWord } else if cls == .digit { state = .inNumber } else if p.contains(.preNum) { state = .preNum } else { break loop }
+                if cls == .letter {
+                    state = .inWord
+                } else if cls == .digit {
+                    state = .inNumber
+                } else if p.contains(.preNum) {
+                    state = .preNum
+                } else {
+                    break loop
+                }
             case .preNum:
                 if cls == .digit { state = .inNumber } else { break loop }
             case .inWord:
-                if cls == .letter { state = .inWord } else if cls == .digit { state = .inNumber } else if cls == .danda { state = .afterDanda } else if p.contains(.midWord) { state = .wordMid } else { break loop }
+                if cls == .letter {
+                    state = .inWord
+                } else if cls == .digit {
+                    state = .inNumber
+                } else if cls == .danda {
+                    state = .afterDanda
+                } else if p.contains(.midWord) {
+                    state = .wordMid
+                } else {
+                    break loop
+                }
             case .wordMid:
                 if cls == .letter { state = .inWord } else { break loop }
             case .afterDanda:
                 if cls == .digit { state = .inNumber } else { break loop }
             case .inNumber:
-                if cls == .digit { state = .inNumber } else if cls == .letter { state = .inWord } else if p.contains(.postNum) { state = .afterPost } else if p.contains(.midNum) { state = .numberMid } else { break loop }
+                if cls == .digit {
+                    state = .inNumber
+                } else if cls == .letter {
+                    state = .inWord
+                } else if p.contains(.postNum) {
+                    state = .afterPost
+                } else if p.contains(.midNum) {
+                    state = .numberMid
+                } else {
+                    break loop
+                }
             case .numberMid:
                 if cls == .digit { state = .inNumber } else { break loop }
             case .afterPost:
