@@ -5,19 +5,12 @@ import Testing
 
 /// `vulture-conformance id …` (DESIGN §4), run as a process from the build directory; skipped
 /// when the executable has not been built.
-@Suite("vulture-conformance id")
+@Suite(
+    "vulture-conformance id",
+    .enabled(
+        if: IdsTestSupport.conformanceExecutable != nil, "vulture-conformance is not built (swift build builds it)")
+)
 struct IdsCommandLineTests {
-    static let executable: String? = {
-        let candidates = [".build/debug/vulture-conformance", ".build/release/vulture-conformance"]
-        // The test bundle sits next to the executables.
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
-            .path
-        for path in [beside] + candidates.map({ IdsTestSupport.packageRoot.appendingPathComponent($0).path })
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        return nil
-    }()
 
     static let contentHash = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
@@ -41,17 +34,14 @@ struct IdsCommandLineTests {
         (["recent-competition", "39th-fai-wgc-2026"], "39th-fai-wgc-2026"),
     ])
     func printsTheId(arguments: [String], id: String) throws {
-        guard let exe = Self.executable else {
-            print("IdsCommandLineTests: vulture-conformance not built; skipped")
-            return
-        }
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
         let r = try IdsTestSupport.run(exe, ["id"] + arguments)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(String(decoding: r.stdout, as: UTF8.self) == id + "\n")
     }
 
     @Test func flightIdOfAFileAndARandomTaskId() throws {
-        guard let exe = Self.executable else { return }
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
         let dir = try IdsTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("x.igc")
@@ -81,7 +71,7 @@ struct IdsCommandLineTests {
         ["flight", "/nonexistent/file.igc"],
     ])
     func usageAndInputErrorsExitTwo(arguments: [String]) throws {
-        guard let exe = Self.executable else { return }
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
         let r = try IdsTestSupport.run(exe, ["id"] + arguments)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
@@ -89,7 +79,7 @@ struct IdsCommandLineTests {
     }
 
     @Test func helpPrintsUsage() throws {
-        guard let exe = Self.executable else { return }
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
         for args in [["--help"], ["id", "--help"], ["id", "map-file", "--help"]] {
             let r = try IdsTestSupport.run(exe, args)
             #expect(r.status == 0)

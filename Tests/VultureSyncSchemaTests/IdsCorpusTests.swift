@@ -5,7 +5,13 @@ import Testing
 
 /// Real input: the IGC files of ../shared/corpus (read in place, never copied). Skipped with a
 /// message when the corpus is absent.
-@Suite("Flight ids and gzip on the real corpus (schema §4, §2 Storage objects)")
+@Suite(
+    "Flight ids and gzip on the real corpus (schema §4, §2 Storage objects)",
+    .enabled(
+        if: IdsTestSupport.corpusDirectory != nil,
+        "corpus absent: ../shared/corpus (relative to the package root) holds the real input files"
+    )
+)
 struct IdsCorpusTests {
     struct Entry: CustomStringConvertible, Sendable {
         var file: String
@@ -38,10 +44,7 @@ struct IdsCorpusTests {
     }()
 
     @Test func sourcesListsTheIGCFiles() throws {
-        guard let dir = IdsTestSupport.corpusDirectory else {
-            print(IdsTestSupport.corpusMissing)
-            return
-        }
+        let dir = try #require(IdsTestSupport.corpusDirectory)
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("igc").path)
             .filter { $0.hasSuffix(".igc") }.sorted()
         #expect(onDisk.count == 10)
@@ -51,10 +54,7 @@ struct IdsCorpusTests {
 
     @Test(arguments: igcEntries)
     func flightIdIsTheListedSHA256AndGzipRoundTrips(entry: Entry) throws {
-        guard let dir = IdsTestSupport.corpusDirectory else {
-            print(IdsTestSupport.corpusMissing)
-            return
-        }
+        let dir = try #require(IdsTestSupport.corpusDirectory)
         let path = dir.appendingPathComponent(entry.file).path
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(DocumentIds.flightId(igcBytes: bytes) == entry.sha256)
@@ -70,10 +70,7 @@ struct IdsCorpusTests {
     /// Risk R4: Android hashes the original bytes; today's iOS hashes its decoded text re-encoded
     /// as UTF-8. For the Windows-1252/Latin-1 IGC the two ids differ.
     @Test func r4LatinOneFlightGetsTwoIds() throws {
-        guard let dir = IdsTestSupport.corpusDirectory else {
-            print(IdsTestSupport.corpusMissing)
-            return
-        }
+        let dir = try #require(IdsTestSupport.corpusDirectory)
         let latin = Self.igcEntries.filter { $0.encoding == "Latin-1" }.map(\.file)
         #expect(latin.contains("igc/xccup_Win1252.igc"))
         for file in latin {

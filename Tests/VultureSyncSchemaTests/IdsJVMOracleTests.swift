@@ -6,7 +6,16 @@ import Testing
 /// Compares our home base ids with the JVM's (schema §4: Android computes `name.trim().lowercase()`
 /// with Kotlin on the JVM). The oracle is Tools/jvm/HomebaseIds.java, compiled and run with
 /// `javac`/`java` from PATH (apt package openjdk-17-jdk-headless); skipped when javac is absent.
-@Suite("Home base id against the JVM oracle (schema §4)")
+@Suite(
+    "Home base id against the JVM oracle (schema §4)",
+    .enabled(
+        if: IdsTestSupport.which("javac") != nil && IdsTestSupport.which("java") != nil,
+        "javac/java not on PATH (apt package openjdk-17-jdk-headless)"
+    ),
+    .enabled("java on PATH is not Java 17 (Unicode 13, the version the tables follow)") {
+        try IdsTestSupport.isJava17(IdsTestSupport.which("java") ?? "java")
+    }
+)
 struct IdsJVMOracleTests {
     /// Code points whose trimming or lowercasing is special on either side.
     static func specialScalars() -> [Unicode.Scalar] {
@@ -72,14 +81,8 @@ struct IdsJVMOracleTests {
     }
 
     @Test func homebaseIdsMatchTheJVM() throws {
-        guard let javac = IdsTestSupport.which("javac"), let java = IdsTestSupport.which("java") else {
-            print("IdsJVMOracleTests: javac/java not on PATH (apt package openjdk-17-jdk-headless); skipped")
-            return
-        }
-        guard try Self.isJava17(java) else {
-            print("IdsJVMOracleTests: java on PATH is not Java 17 (Unicode 13, the version the tables follow); skipped")
-            return
-        }
+        let javac = try #require(IdsTestSupport.which("javac"))
+        let java = try #require(IdsTestSupport.which("java"))
         let dir = try IdsTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = IdsTestSupport.packageRoot.appendingPathComponent("Tools/jvm/HomebaseIds.java").path
@@ -116,17 +119,10 @@ struct IdsJVMOracleTests {
             "\(mismatches.count) of \(names.count) differ, first: \(mismatches.prefix(20).joined(separator: "\n"))")
     }
 
-    static func isJava17(_ java: String) throws -> Bool {
-        let version = try IdsTestSupport.run(java, ["-XshowSettings:properties", "-version"])
-        return version.stderr.contains("java.specification.version = 17")
-    }
-
     /// The checked-in table is exactly what Tools/jvm/GenerateJvmTextTables.java prints on this JVM.
     @Test func checkedInTablesMatchTheJVM() throws {
-        guard let javac = IdsTestSupport.which("javac"), let java = IdsTestSupport.which("java") else {
-            print("IdsJVMOracleTests: javac/java not on PATH (apt package openjdk-17-jdk-headless); skipped")
-            return
-        }
+        let javac = try #require(IdsTestSupport.which("javac"))
+        let java = try #require(IdsTestSupport.which("java"))
         let dir = try IdsTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = IdsTestSupport.packageRoot
@@ -137,12 +133,6 @@ struct IdsJVMOracleTests {
         let run = try IdsTestSupport.run(
             java, ["--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", dir.path, "GenerateJvmTextTables"])
         #expect(run.status == 0, "java failed: \(run.stderr)")
-        guard try Self.isJava17(java) else {
-            print(
-                "IdsJVMOracleTests: the table is generated from Java 17; this JVM is another version, comparison skipped"
-            )
-            return
-        }
         let checkedIn = try Data(
             contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/JVMTextTables.swift"))
         #expect(run.stdout == checkedIn, "regenerate with the command in Tools/jvm/GenerateJvmTextTables.java")

@@ -86,4 +86,22 @@ enum IdsTestSupport {
     }
 
     static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+
+    /// Whether `java` is Java 17 (the JVM the generated tables follow).
+    static func isJava17(_ java: String) throws -> Bool {
+        let version = try run(java, ["-XshowSettings:properties", "-version"])
+        return version.stderr.contains("java.specification.version = 17")
+    }
+
+    static let conformanceExecutable: String? = {
+        let candidates = [".build/debug/vulture-conformance", ".build/release/vulture-conformance"]
+        // The test bundle sits next to the executables.
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
+            .path
+        for path in [beside] + candidates.map({ packageRoot.appendingPathComponent($0).path })
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        return nil
+    }()
 }
