@@ -13,6 +13,7 @@ public struct IGCBlobMap: Equatable, Sendable {
     /// Whether the object has been uploaded; false when built (reserve, upload, then mark uploaded).
     public var uploaded: Bool
 
+    /// Memberwise (e.g. for a map read back from a document); see ``build(uid:igcBytes:)`` to make one from bytes.
     public init(path: String, sizeBytes: Int64, gzBytes: Int64, sha256: String, uploaded: Bool) {
         self.path = path
         self.sizeBytes = sizeBytes
@@ -48,6 +49,7 @@ public struct ContentBlobMap: Equatable, Sendable {
     /// Whether the object has been uploaded; false when built.
     public var uploaded: Bool
 
+    /// Memberwise (e.g. for a map read back from a document); see ``build(uid:contentBytes:)`` to make one from bytes.
     public init(path: String, sizeBytes: Int64, gzBytes: Int64, uploaded: Bool) {
         self.path = path
         self.sizeBytes = sizeBytes

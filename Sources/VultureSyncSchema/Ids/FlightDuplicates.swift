@@ -13,6 +13,7 @@ public struct FlightDuplicateFields: Equatable, Sendable {
     /// `importedAt`.
     public var importedAt: Date?
 
+    /// Memberwise; the values as pulled from the flight documents.
     public init(id: String, filename: String?, takeoffAt: Date?, pilotName: String?, importedAt: Date?) {
         self.id = id
         self.filename = filename
@@ -28,6 +29,12 @@ public struct FlightDuplicateResolution: Equatable, Sendable {
     public var keep: String
     /// The document tombstoned.
     public var tombstone: String
+
+    /// Memberwise: the id to keep and the id to tombstone.
+    public init(keep: String, tombstone: String) {
+        self.keep = keep
+        self.tombstone = tombstone
+    }
 }
 
 /// Risk R4: the same flight imported on Android (original bytes) and on iOS (re-encoded text)

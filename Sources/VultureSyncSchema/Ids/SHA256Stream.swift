@@ -87,6 +87,7 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     /// The POSIX `errno` value reported by the system.
     public let errno: Int32
 
+    /// "cannot <operation> <path>: <strerror>".
     public var description: String {
         "cannot \(operation) \(path): \(String(cString: strerror(errno)))"
     }
