@@ -3,10 +3,15 @@ import Foundation
 /// `vulture-benchmark [json] …`: throughput of the reference codec beside a reference measured in
 /// the same run. Prints; never fails on a slow result. Build with `-c release`.
 let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
-    ("json", "canonical-JSON parse and write (MB/s) beside Foundation's JSONSerialization", runJSONBenchmark)
+    ("json", "canonical-JSON parse and write (MB/s) beside Foundation's JSONSerialization", runJSONBenchmark),
+    ("ids", "flight id, gzip and gunzip of 64 MiB beside openssl dgst and gzip; peak memory", IdsBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "ids-child" {
+    // Internal: one streaming path run in a child process so its peak memory can be read alone.
+    exit(IdsBenchmark.child(Array(arguments.dropFirst())))
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     print("usage: vulture-benchmark [NAME…]\n\nBenchmarks (all when none is named):")
     for b in benchmarks { print("  \(b.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(b.summary)") }

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Why a Cloud Storage object (path, upload or download) was refused (schema §2, Storage objects).
+public enum BlobError: Error, Equatable, Sendable {
+    /// The uid is not a valid path segment (``DocumentIdError`` says which rule).
+    case invalidUid(DocumentIdError)
+    /// A flight id or content hash is not 64 lowercase hex characters.
+    case invalidHash(value: String)
+    /// The gzipped object is `byteCount` bytes, over the per-object limit `limit` (refused before upload).
+    case objectTooLarge(byteCount: Int64, limit: Int64)
+    /// The gunzipped IGC's SHA-256 is `actual`, not the flight id `expected`; the bytes were discarded.
+    case flightIdMismatch(expected: String, actual: String)
+    /// The downloaded object is not a valid gzip stream, or exceeds the raw-import cap.
+    case gzip(GzipError)
+}
+
+/// Cloud Storage object paths (schema §2, Cloud Storage layout).
+public enum BlobPaths {
+    /// Firebase Auth's maximum uid length in bytes.
+    public static let maximumUidBytes = 128
+
+    /// Checks a Firebase Auth uid used as a path segment: the document-id rules plus ≤ 128 bytes.
+    /// - Throws: ``BlobError/invalidUid(_:)``.
+    public static func validate(uid: String) throws(BlobError) {
+        do { try DocumentIds.validate(documentId: uid) } catch { throw .invalidUid(error) }
+        if uid.utf8.count > maximumUidBytes { throw .invalidUid(.uidTooLong(byteCount: uid.utf8.count)) }
+    }
+
+    /// `users/{uid}/igc/{flightId}.igc.gz`, the flight's gzipped IGC file.
+    /// - Throws: ``BlobError/invalidUid(_:)``, ``BlobError/invalidHash(value:)``.
+    public static func igcObjectPath(uid: String, flightId: String) throws(BlobError) -> String {
+        try validate(uid: uid)
+        guard DocumentIds.isLowercaseHexSHA256(flightId) else { throw .invalidHash(value: flightId) }
+        return "users/\(uid)/igc/\(flightId).igc.gz"
+    }
+
+    /// `users/{uid}/files/{contentHash}.gz`, a map file's gzipped content, shared by every
+    /// mapFiles document with that hash.
+    /// - Throws: ``BlobError/invalidUid(_:)``, ``BlobError/invalidHash(value:)``.
+    public static func contentObjectPath(uid: String, contentHash: String) throws(BlobError) -> String {
+        try validate(uid: uid)
+        guard DocumentIds.isLowercaseHexSHA256(contentHash) else { throw .invalidHash(value: contentHash) }
+        return "users/\(uid)/files/\(contentHash).gz"
+    }
+}
+
+/// The metadata a Storage object is uploaded with (schema §2, Storage objects).
+///
+/// Always `contentType` = `application/gzip` and no `Content-Encoding` (so no client or proxy
+/// transcodes the object); a map file's content object carries the custom metadata `recordId`
+/// (the mapFiles document id), because its path holds only the content hash.
+public struct StorageObjectMetadata: Equatable, Sendable {
+    /// Always "application/gzip".
+    public let contentType: String
+    /// Always nil: the app gunzips itself.
+    public let contentEncoding: String?
+    /// Custom metadata: empty for an IGC object, `["recordId": fileId]` for a map file's content.
+    public let customMetadata: [String: String]
+
+    /// The gzip content type every object carries.
+    public static let gzipContentType = "application/gzip"
+
+    /// Metadata of `users/{uid}/igc/{flightId}.igc.gz`.
+    public static let igc = StorageObjectMetadata(
+        contentType: gzipContentType, contentEncoding: nil, customMetadata: [:])
+
+    /// Metadata of `users/{uid}/files/{contentHash}.gz` for the mapFiles document `recordId`.
+    /// - Throws: ``DocumentIdError`` when `recordId` is not a valid document id.
+    public static func mapFileContent(recordId: String) throws(DocumentIdError) -> StorageObjectMetadata {
+        try DocumentIds.validate(documentId: recordId)
+        return StorageObjectMetadata(
+            contentType: gzipContentType, contentEncoding: nil, customMetadata: ["recordId": recordId])
+    }
+}
+
+/// Size limits of Storage objects (schema §2 Storage objects, §3).
+public enum StorageLimits {
+    /// Largest gzipped object accepted for upload, in bytes.
+    ///
+    /// **Pin** (Spec/pins/storage-object-size.md): the seed says "≤ 32 MB"; we pin 32,000,000 bytes
+    /// (decimal MB), the stricter reading: an object this check accepts is accepted by the rule
+    /// whichever unit the rule uses.
+    public static let maximumObjectBytes: Int64 = 32_000_000
+
+    /// The raw IGC import cap, 64 MiB (67,108,864 bytes): gunzip stops past it.
+    public static let maximumRawIGCBytes: Int64 = 64 * 1024 * 1024
+
+    /// Refuses an object before upload when its gzipped size is over ``maximumObjectBytes``.
+    /// - Throws: ``BlobError/objectTooLarge(byteCount:limit:)``.
+    public static func checkUploadSize(gzBytes: Int64) throws(BlobError) {
+        if gzBytes > maximumObjectBytes { throw .objectTooLarge(byteCount: gzBytes, limit: maximumObjectBytes) }
+    }
+}
+
+/// Download verification of an IGC object (schema §2, Storage objects).
+public enum IGCDownload {
+    /// Gunzips a downloaded IGC object (at most 64 MiB of output) and checks that the SHA-256 of
+    /// the result equals `flightId`. Returns the IGC bytes.
+    /// - Throws: ``BlobError/gzip(_:)`` for a broken stream or past the raw-import cap (decompression
+    ///   stops there, so a gzip bomb never exhausts memory); ``BlobError/flightIdMismatch(expected:actual:)``
+    ///   when the hash differs (the bytes are discarded); ``BlobError/invalidHash(value:)`` for a malformed id.
+    public static func verify<D: DataProtocol>(gzipped: D, flightId: String) throws(BlobError) -> Data {
+        guard DocumentIds.isLowercaseHexSHA256(flightId) else { throw .invalidHash(value: flightId) }
+        let decompressor: GzipDecompressor
+        do { decompressor = try GzipDecompressor(maximumOutputBytes: StorageLimits.maximumRawIGCBytes) } catch {
+            throw .gzip(error)
+        }
+        let hasher = SHA256Stream()
+        var raw = Data()
+        do {
+            try decompressor.decompress(gzipped) { chunk in
+                hasher.update(chunk)
+                raw.append(contentsOf: chunk)
+            }
+            try decompressor.finish()
+        } catch {
+            throw .gzip(error as! GzipError)
+        }
+        let actual = hasher.finalizeHex()
+        guard actual == flightId else { throw .flightIdMismatch(expected: flightId, actual: actual) }
+        return raw
+    }
+
+    /// Streaming variant: gunzips the object file at `source` into `destination` (64 KiB chunks,
+    /// flat memory) and checks the flight id; on any error `destination` is removed.
+    /// - Throws: as ``verify(gzipped:flightId:)``; I/O failures as ``BlobError/gzip(_:)`` with ``GzipError/file(_:)``.
+    public static func verifyFile(at source: String, to destination: String, flightId: String) throws(BlobError) {
+        guard DocumentIds.isLowercaseHexSHA256(flightId) else { throw .invalidHash(value: flightId) }
+        do {
+            try Gzip.decompressFile(at: source, to: destination, maximumOutputBytes: StorageLimits.maximumRawIGCBytes)
+        } catch { throw .gzip(error) }
+        let actual: String
+        do { actual = try SHA256Stream.hexDigest(ofFileAt: destination) } catch {
+            unlink(destination)
+            throw .gzip(.file(error))
+        }
+        guard actual == flightId else {
+            unlink(destination)
+            throw .flightIdMismatch(expected: flightId, actual: actual)
+        }
+    }
+}
+
+extension BlobError: CustomStringConvertible {
+    /// A one-line message naming the rule broken.
+    public var description: String {
+        switch self {
+        case .invalidUid(let e): return "invalid uid: \(e)"
+        case .invalidHash(let v): return "'\(v)' is not a SHA-256 written as 64 lowercase hex characters"
+        case .objectTooLarge(let n, let l): return "object is \(n) bytes gzipped, over the \(l)-byte limit"
+        case .flightIdMismatch(let e, let a): return "downloaded IGC hashes to \(a), not the flight id \(e); discarded"
+        case .gzip(let e): return e.description
+        }
+    }
+}

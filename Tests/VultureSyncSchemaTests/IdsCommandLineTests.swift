@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import VultureSyncSchema
+
+/// `vulture-conformance id …` (DESIGN §4), run as a process from the build directory; skipped
+/// when the executable has not been built.
+@Suite(
+    "vulture-conformance id",
+    .enabled(
+        if: IdsTestSupport.conformanceExecutable != nil, "vulture-conformance is not built (swift build builds it)")
+)
+struct IdsCommandLineTests {
+
+    static let contentHash = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+    @Test(arguments: [
+        (["homebase", "  Saint-Hubert "], "e5e275b1da6a9317d577dcb2cec35c8c8f3206aff9d4fff036ab566f7ddf3bab"),
+        (
+            [
+                "task", "--external-url",
+                "https://www.soaringspot.com/en_gb/39th-fai-world-gliding-championships-2026/tasks/club/task-1-on-2026-07-01",
+            ],
+            "fd6d9c1ad446e540aa8edc5bb1f12b89d3d920dc6d843e78654c2fbf24d38bae"
+        ),
+        (
+            ["map-file", "--source", "XCSOAR", "--type", "AIRSPACE", "--filename", "France.txt"],
+            "975081902730569c73c63590179edf94f525c1754e63f7510dbb5e76b1e1e854"
+        ),
+        (
+            ["map-file", "--source=USER", "--type=WAYPOINTS", "--content-hash=\(contentHash)"],
+            "f48747a8375a862da918feffb624f357aab5bf62ae7b49badccb689bd103de59"
+        ),
+        (["recent-competition", "39th-fai-wgc-2026"], "39th-fai-wgc-2026"),
+    ])
+    func printsTheId(arguments: [String], id: String) throws {
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
+        let r = try IdsTestSupport.run(exe, ["id"] + arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(String(decoding: r.stdout, as: UTF8.self) == id + "\n")
+    }
+
+    @Test func flightIdOfAFileAndARandomTaskId() throws {
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
+        let dir = try IdsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("x.igc")
+        try Data("abc".utf8).write(to: file)
+        let r = try IdsTestSupport.run(exe, ["id", "flight", file.path])
+        #expect(String(decoding: r.stdout, as: UTF8.self) == Self.contentHash + "\n")
+        let t = try IdsTestSupport.run(exe, ["id", "task"])
+        #expect(t.status == 0)
+        #expect(
+            try Regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n$")
+                .wholeMatch(in: String(decoding: t.stdout, as: UTF8.self)) != nil)
+    }
+
+    @Test(arguments: [
+        [],
+        ["bogus"],
+        ["homebase"],
+        ["homebase", "a", "b"],
+        ["task", "--external-url"],
+        ["task", "--bogus", "x"],
+        ["map-file", "--source", "XCSOAR", "--type", "AIRSPACE"],
+        ["map-file", "--source", "USER", "--type", "AIRSPACE", "--filename", "x"],
+        ["map-file", "--source", "USER", "--type", "AIRSPACE", "--content-hash", "ABC"],
+        ["map-file", "--source", "user", "--type", "AIRSPACE", "--filename", "x"],
+        ["recent-competition", "a/b"],
+        ["recent-competition", ""],
+        ["flight", "/nonexistent/file.igc"],
+    ])
+    func usageAndInputErrorsExitTwo(arguments: [String]) throws {
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
+        let r = try IdsTestSupport.run(exe, ["id"] + arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("vulture-conformance id: "))
+    }
+
+    @Test func helpPrintsUsage() throws {
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
+        for args in [["--help"], ["id", "--help"], ["id", "map-file", "--help"]] {
+            let r = try IdsTestSupport.run(exe, args)
+            #expect(r.status == 0)
+            #expect(String(decoding: r.stdout, as: UTF8.self).contains("vulture-conformance id map-file --source USER"))
+        }
+    }
+}

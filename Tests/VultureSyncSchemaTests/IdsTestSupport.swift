@@ -1,0 +1,107 @@
+import Foundation
+
+/// Paths and process running shared by the Ids*/Blob* tests.
+enum IdsTestSupport {
+    /// The package root (two levels above this file's directory).
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// ../shared/corpus relative to the package root, or nil when absent.
+    static let corpusDirectory: URL? = {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").standardizedFileURL
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("SOURCES.md").path) ? url : nil
+    }()
+
+    static let corpusMissing =
+        "corpus absent: ../shared/corpus (relative to the package root) holds the real input files; skipped"
+
+    /// The full path of `tool` on PATH, or nil.
+    static func which(_ tool: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    struct ProcessResult {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+    }
+
+    /// Runs `executable` with `arguments`, feeding `input` on stdin; collects stdout and stderr.
+    static func run(_ executable: String, _ arguments: [String], input: Data? = nil, currentDirectory: URL? = nil)
+        throws -> ProcessResult
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+        try process.run()
+        // Write stdin and drain the outputs concurrently so no pipe fills up.
+        let writer = Thread {
+            if let input { inPipe.fileHandleForWriting.write(input) }
+            try? inPipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
+        let errThread = Thread { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        errThread.start()
+        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errThread.isExecuting || !errThread.isFinished { usleep(1000) }
+        return ProcessResult(
+            status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-ids-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Deterministic pseudo-random bytes (xorshift), `count` long.
+    static func pseudoRandomBytes(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> Data {
+        var state = seed
+        var out = Data(count: count)
+        out.withUnsafeMutableBytes { (buf: UnsafeMutableRawBufferPointer) in
+            for i in 0..<count {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                buf[i] = UInt8(truncatingIfNeeded: state)
+            }
+        }
+        return out
+    }
+
+    static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+
+    /// Whether `java` is Java 17 (the JVM the generated tables follow).
+    static func isJava17(_ java: String) throws -> Bool {
+        let version = try run(java, ["-XshowSettings:properties", "-version"])
+        return version.stderr.contains("java.specification.version = 17")
+    }
+
+    static let conformanceExecutable: String? = {
+        let candidates = [".build/debug/vulture-conformance", ".build/release/vulture-conformance"]
+        // The test bundle sits next to the executables.
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
+            .path
+        for path in [beside] + candidates.map({ packageRoot.appendingPathComponent($0).path })
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        return nil
+    }()
+}
