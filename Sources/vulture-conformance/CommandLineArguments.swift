@@ -3,15 +3,21 @@ struct UsageError: Error {
     var message: String
 }
 
-/// Minimal argument reader for the runner's subcommands: positionals and `--name value` /
-/// `--name=value` options, each option at most once.
+/// Minimal argument reader for the runner's subcommands: positionals, `--name value` /
+/// `--name=value` options (each at most once unless repeatable) and `--flag` switches.
 struct CommandLineArguments {
     private(set) var positionals: [String] = []
-    private var options: [String: String] = [:]
+    private var options: [String: [String]] = [:]
+    private var setFlags: Set<String> = []
     private(set) var wantsHelp = false
 
-    /// - Parameter valueOptions: the option names (without `--`) this subcommand accepts.
-    init(_ arguments: [String], valueOptions: Set<String>) throws(UsageError) {
+    /// - Parameters:
+    ///   - valueOptions: the option names (without `--`) that take a value.
+    ///   - flags: the option names that take none.
+    ///   - repeatable: value options that may be given more than once.
+    init(
+        _ arguments: [String], valueOptions: Set<String>, flags: Set<String> = [], repeatable: Set<String> = []
+    ) throws(UsageError) {
         var i = 0
         var onlyPositionals = false
         while i < arguments.count {
@@ -35,21 +41,33 @@ struct CommandLineArguments {
                 value = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
+            if flags.contains(name) {
+                guard value == nil else { throw UsageError(message: "--\(name) takes no value") }
+                setFlags.insert(name)
+                continue
+            }
             guard valueOptions.contains(name) else { throw UsageError(message: "unknown option --\(name)") }
             if value == nil {
                 guard i < arguments.count else { throw UsageError(message: "--\(name) needs a value") }
                 value = arguments[i]
                 i += 1
             }
-            guard options[name] == nil else { throw UsageError(message: "--\(name) given twice") }
-            options[name] = value
+            guard options[name] == nil || repeatable.contains(name) else {
+                throw UsageError(message: "--\(name) given twice")
+            }
+            options[name, default: []].append(value!)
         }
     }
 
-    func option(_ name: String) -> String? { options[name] }
+    func option(_ name: String) -> String? { options[name]?.first }
+
+    /// Every value of a repeatable option, in order.
+    func values(_ name: String) -> [String] { options[name] ?? [] }
+
+    func flag(_ name: String) -> Bool { setFlags.contains(name) }
 
     func requiredOption(_ name: String) throws(UsageError) -> String {
-        guard let value = options[name] else { throw UsageError(message: "missing --\(name)") }
+        guard let value = options[name]?.first else { throw UsageError(message: "missing --\(name)") }
         return value
     }
 

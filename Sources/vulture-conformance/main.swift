@@ -1,45 +1,63 @@
+import Foundation
+import VultureConformance
 import VultureSyncSchema
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Writes `text` and a newline to stderr.
 func printError(_ text: String) {
-    let line = Array((text + "\n").utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 let generalUsage = """
-    usage: vulture-conformance [--help]
-           vulture-conformance id KIND …   (see: vulture-conformance id --help)
+    usage: vulture-conformance [OPTIONS]                 run the suite against the reference implementation
+           vulture-conformance run --testee 'COMMAND' …  run the suite against another implementation
+           vulture-conformance check DIR …               compare output files with the goldens
+           vulture-conformance validate [OPTIONS] FILE…  check documents against the schema
+           vulture-conformance id KIND …                 print a deterministic document id
+           vulture-conformance --version
+
+    `vulture-conformance COMMAND --help` tells more. Exit status: 0 conformant, 1 conformance
+    failures, 2 usage or I/O error.
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "id":
-    do {
-        print(try IdCommand.run(Array(arguments.dropFirst())))
-        exit(0)
-    } catch let error as UsageError {
-        printError("vulture-conformance id: \(error.message)")
-        printError(IdCommand.usage)
-        exit(2)
-    } catch {
-        printError("vulture-conformance id: \(error)")
-        exit(2)
+let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+let rest = command == nil ? arguments : Array(arguments.dropFirst())
+/// The usage text printed with a usage error of each command.
+let commandUsage: [String: String] = [
+    "run": SuiteCommand.usage, "check": CheckCommand.usage, "validate": ValidateCommand.usage, "id": IdCommand.usage,
+]
+do {
+    switch command {
+    case nil where arguments.contains("--version"):
+        print("vulture-conformance suite \(try SuiteCommand.loadSuite(nil).version)")
+    case nil where arguments == ["--help"] || arguments == ["-h"]:
+        print(generalUsage)
+        for usage in [SuiteCommand.usage, CheckCommand.usage, ValidateCommand.usage, IdCommand.usage] {
+            print("")
+            print(usage)
+        }
+    case nil:
+        exit(try SuiteCommand.run(rest, testee: false))
+    case "run":
+        exit(try SuiteCommand.run(rest, testee: true))
+    case "check":
+        exit(try CheckCommand.run(rest))
+    case "validate":
+        exit(try ValidateCommand.run(rest))
+    case "id":
+        print(try IdCommand.run(rest))
+    case "help":
+        print(generalUsage)
+    default:
+        throw UsageError(message: "unknown command '\(command!)'")
     }
-case "--help", "-h", "help":
-    print(generalUsage)
-    print("")
-    print(IdCommand.usage)
-case nil:
-    // The conformance suite itself is added here later.
-    print("vulture-conformance: schema version \(VultureSyncSchema.documentSchemaVersion)")
-default:
-    printError("vulture-conformance: unknown command '\(arguments[0])'")
-    printError(generalUsage)
+} catch let error as UsageError {
+    let name = command.map { " " + $0 } ?? ""
+    printError("vulture-conformance\(name): \(error.message)")
+    printError(command.flatMap { commandUsage[$0] } ?? generalUsage)
+    exit(2)
+} catch {
+    let name = command.map { " " + $0 } ?? ""
+    printError("vulture-conformance\(name): \(error)")
     exit(2)
 }

@@ -1,0 +1,152 @@
+import Foundation
+import VultureSyncSchema
+
+/// The checked-in goldens (Goldens/) read as conformance cases.
+///
+/// Layout (the protocol page Goldens/protocol/README.md describes it for other languages):
+/// - `Goldens/VERSION` — the suite version (semver), one line.
+/// - `Goldens/schema/NAME.json` — a document golden: `{"case": "required.schema.NAME",
+///   "section": "schema §2", "collection": "flights", "fixture": {…}, "path": "users/…",
+///   "write": {…}, "stored": {…}}`; it yields the cases `CASE.write` and `CASE.stored`
+///   (op `encode`, input `{"collection", "form", "fixture"}`, output `{"path", "document"}`).
+/// - `Goldens/vectors/AREA.json` — `{"area": "AREA", "cases": [{"id", "section", "op",
+///   "input", "output" | "error"}]}`.
+/// Every file is canonical typed JSON (DESIGN.md §2), byte-canonical.
+public struct GoldenSuite: Sendable {
+    /// The suite version from Goldens/VERSION.
+    public var version: String
+    /// Every case, document goldens first, then vectors, each in file order.
+    public var cases: [ConformanceCase]
+    /// The golden files read, relative to the goldens folder, with their typed contents.
+    public var files: [(path: String, value: FirestoreValue)]
+
+    /// The Goldens/ folder of this package's source checkout (found from this file's path), which
+    /// is where SwiftPM keeps it for a package that depends on this one too.
+    public static var defaultRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Goldens")
+    }
+
+    /// Reads every golden under `root`.
+    /// - Throws: `GoldenError` naming the file, JSON pointer and what is wrong; `SchemaInputError`
+    ///   for a file that is not canonical typed JSON.
+    public static func load(from root: URL = defaultRoot) throws -> GoldenSuite {
+        let fm = FileManager.default
+        guard let versionData = fm.contents(atPath: root.appendingPathComponent("VERSION").path),
+            let versionText = String(data: versionData, encoding: .utf8)
+        else {
+            throw GoldenError(
+                file: root.appendingPathComponent("VERSION").path, pointer: "", message: "cannot read the suite version"
+            )
+        }
+        let version = versionText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.isSemanticVersion(version) else {
+            throw GoldenError(file: "VERSION", pointer: "", message: "\"\(version)\" is not MAJOR.MINOR.PATCH")
+        }
+        var suite = GoldenSuite(version: version, cases: [], files: [])
+        for folder in ["schema", "vectors"] {
+            let dir = root.appendingPathComponent(folder)
+            let names = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }
+                .sorted()
+            for name in names {
+                let relative = folder + "/" + name
+                guard let data = fm.contents(atPath: dir.appendingPathComponent(name).path) else {
+                    throw GoldenError(file: relative, pointer: "", message: "cannot read the file")
+                }
+                let value = try CanonicalJSON.decode([UInt8](data), file: relative)
+                suite.files.append((relative, value))
+                suite.cases +=
+                    folder == "schema"
+                    ? try documentCases(value, file: relative) : try vectorCases(value, file: relative)
+            }
+        }
+        var seen: [String: String] = [:]
+        for c in suite.cases {
+            if let other = seen[c.id] {
+                throw GoldenError(file: other, pointer: "", message: "case id \(c.id) is used twice")
+            }
+            seen[c.id] = c.section
+        }
+        return suite
+    }
+
+    static func isSemanticVersion(_ s: String) -> Bool {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    static func string(_ m: [String: FirestoreValue], _ key: String, file: String, pointer: String) throws -> String {
+        guard case .string(let s)? = m[key], !s.isEmpty else {
+            throw GoldenError(
+                file: file, pointer: JSONPointer.appending(pointer, key), message: "expected a non-empty string")
+        }
+        return s
+    }
+
+    static func documentCases(_ value: FirestoreValue, file: String) throws -> [ConformanceCase] {
+        guard case .map(let m) = value else {
+            throw GoldenError(file: file, pointer: "", message: "a document golden is a map")
+        }
+        let id = try string(m, "case", file: file, pointer: "")
+        let section = try string(m, "section", file: file, pointer: "")
+        let collection = try string(m, "collection", file: file, pointer: "")
+        let path = try string(m, "path", file: file, pointer: "")
+        guard let fixture = m["fixture"] else { throw GoldenError(file: file, pointer: "/fixture", message: "missing") }
+        var out: [ConformanceCase] = []
+        for form in DocumentForm.allCases {
+            guard case .map(let doc)? = m[form.rawValue] else {
+                throw GoldenError(
+                    file: file, pointer: "/" + form.rawValue, message: "the \(form.rawValue) form is a map")
+            }
+            out.append(
+                ConformanceCase(
+                    id: "\(id).\(form.rawValue)", section: section, op: "encode",
+                    input: .map(["collection": .string(collection), "form": .string(form.rawValue), "fixture": fixture]
+                    ),
+                    expected: .output(.map(["path": .string(path), "document": .map(doc)]))))
+        }
+        return out
+    }
+
+    static func vectorCases(_ value: FirestoreValue, file: String) throws -> [ConformanceCase] {
+        guard case .map(let m) = value, case .array(let cases)? = m["cases"] else {
+            throw GoldenError(file: file, pointer: "/cases", message: "a vector file is {\"area\", \"cases\": [...]}")
+        }
+        _ = try string(m, "area", file: file, pointer: "")
+        var out: [ConformanceCase] = []
+        for (i, c) in cases.enumerated() {
+            let p = "/cases/\(i)"
+            guard case .map(let cm) = c else { throw GoldenError(file: file, pointer: p, message: "a case is a map") }
+            let known: Set<String> = ["id", "section", "op", "input", "output", "error", "note"]
+            if let extra = cm.keys.first(where: { !known.contains($0) }) {
+                throw GoldenError(file: file, pointer: JSONPointer.appending(p, extra), message: "unknown case member")
+            }
+            let expected: ConformanceCase.Expectation
+            switch (cm["output"], cm["error"]) {
+            case (let o?, nil): expected = .output(o)
+            case (nil, .string(let code)?): expected = .error(code: code)
+            default:
+                throw GoldenError(
+                    file: file, pointer: p, message: "a case has exactly one of output and error (a rule id)")
+            }
+            guard let input = cm["input"] else {
+                throw GoldenError(file: file, pointer: p + "/input", message: "missing")
+            }
+            out.append(
+                ConformanceCase(
+                    id: try string(cm, "id", file: file, pointer: p),
+                    section: try string(cm, "section", file: file, pointer: p),
+                    op: try string(cm, "op", file: file, pointer: p), input: input, expected: expected))
+        }
+        return out
+    }
+}
+
+/// A golden file of the wrong shape: `FILE: /pointer: message`.
+public struct GoldenError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var pointer: String
+    public var message: String
+    public var description: String { "\(file): \(pointer.isEmpty ? "/" : pointer): \(message)" }
+}

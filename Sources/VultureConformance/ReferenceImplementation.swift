@@ -1,0 +1,303 @@
+import Foundation
+import VultureSyncSchema
+
+/// A typed rejection an operation answers with: `{seq, error: {code, message}}`.
+///
+/// `code` is a stable rule id (`id.contains-slash`, `blob.object-too-large`, `schema.type`, …);
+/// invalid-input cases expect it.
+public struct OperationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+/// The reference implementation: every operation of the testee protocol answered by this
+/// package's own codec. The built-in run and the reference testee executable both use it.
+///
+/// Operations (inputs and outputs are canonical typed JSON; see Goldens/protocol/README.md):
+/// `encode`, `id.flight`, `id.homebase`, `id.task`, `id.mapFile`, `id.recentCompetition`,
+/// `blob.path`, `blob.metadata`, `blob.uploadCheck`, `blob.verify`, `validate`, and those added
+/// by the document and settings operation tables.
+public struct ReferenceImplementation: ConformanceImplementation {
+    /// An operation: input → output, or a typed rejection.
+    public typealias Operation = @Sendable (FirestoreValue) throws(OperationError) -> FirestoreValue
+
+    /// Every operation by name.
+    public let operations: [String: Operation]
+
+    public init(schema: SyncSchema? = nil) {
+        var ops: [String: Operation] = [:]
+        for table in [IdOperations.table, BlobOperations.table, ValidationOperations.table(schema: schema)] {
+            ops.merge(table) { first, _ in first }
+        }
+        for table in ReferenceImplementation.extraTables(schema: schema) {
+            ops.merge(table) { first, _ in first }
+        }
+        operations = ops
+    }
+
+    public mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
+        guard let op = operations[testCase.op] else {
+            return .skipped(reason: "the reference implementation has no operation \(testCase.op)")
+        }
+        do {
+            return .output(try op(testCase.input))
+        } catch {
+            return .error(code: error.code, message: error.message)
+        }
+    }
+}
+
+/// Reading operation inputs: typed accessors that reject with `input.*` codes.
+public struct OperationInput: Sendable {
+    public let fields: [String: FirestoreValue]
+
+    /// - Throws: `OperationError` (`input.shape`) unless `value` is a map.
+    public init(_ value: FirestoreValue) throws(OperationError) {
+        guard case .map(let m) = value else {
+            throw OperationError(code: "input.shape", message: "an operation input is a map, found \(value.typeName)")
+        }
+        fields = m
+    }
+
+    public func string(_ key: String) throws(OperationError) -> String {
+        guard case .string(let s)? = fields[key] else {
+            throw OperationError(code: "input.shape", message: "input.\(key) must be a string")
+        }
+        return s
+    }
+
+    public func optionalString(_ key: String) throws(OperationError) -> String? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: throw OperationError(code: "input.shape", message: "input.\(key) must be a string or null")
+        }
+    }
+
+    public func bytes(_ key: String) throws(OperationError) -> Data {
+        guard case .bytes(let b)? = fields[key] else {
+            throw OperationError(code: "input.shape", message: "input.\(key) must be bytes")
+        }
+        return b
+    }
+
+    public func integer(_ key: String) throws(OperationError) -> Int64 {
+        guard case .integer(let i)? = fields[key] else {
+            throw OperationError(code: "input.shape", message: "input.\(key) must be an integer")
+        }
+        return i
+    }
+
+    public func map(_ key: String) throws(OperationError) -> [String: FirestoreValue] {
+        guard case .map(let m)? = fields[key] else {
+            throw OperationError(code: "input.shape", message: "input.\(key) must be a map")
+        }
+        return m
+    }
+}
+
+extension DocumentIdError {
+    /// The stable code of this error in the testee protocol (`id.empty`, `id.contains-slash`, …).
+    public var code: String {
+        switch self {
+        case .empty: "id.empty"
+        case .tooLong: "id.too-long"
+        case .dotSegment: "id.dot-segment"
+        case .reserved: "id.reserved"
+        case .containsSlash: "id.contains-slash"
+        case .uidTooLong: "id.uid-too-long"
+        case .notLowercaseHexSHA256: "id.not-sha256-hex"
+        case .invalidMapFileKey: "id.invalid-map-file-key"
+        }
+    }
+
+    var operationError: OperationError { OperationError(code: code, message: "\(self)") }
+}
+
+extension BlobError {
+    /// The stable code of this error in the testee protocol (`blob.object-too-large`, `gzip.truncated`, …).
+    public var code: String {
+        switch self {
+        case .invalidUid(let e): "blob.invalid-uid." + e.code
+        case .invalidHash: "blob.invalid-hash"
+        case .objectTooLarge: "blob.object-too-large"
+        case .flightIdMismatch: "blob.flight-id-mismatch"
+        case .gzip(let g): g.code
+        }
+    }
+
+    var operationError: OperationError { OperationError(code: code, message: "\(self)") }
+}
+
+extension GzipError {
+    /// The stable code of this error in the testee protocol (`gzip.truncated`, `gzip.crc`, …).
+    public var code: String {
+        switch self {
+        case .truncated: "gzip.truncated"
+        case .crcMismatch: "gzip.crc"
+        case .lengthMismatch: "gzip.length"
+        case .invalidHeader: "gzip.header"
+        case .corruptData: "gzip.corrupt"
+        case .trailingGarbage: "gzip.trailing-garbage"
+        case .outputLimitExceeded: "gzip.output-limit"
+        case .zlibFailure: "gzip.zlib"
+        case .file: "gzip.file"
+        }
+    }
+}
+
+/// The id operations (schema §4).
+enum IdOperations {
+    static let table: [String: ReferenceImplementation.Operation] = [
+        "id.flight": { input throws(OperationError) in
+            .string(DocumentIds.flightId(igcBytes: try OperationInput(input).bytes("igc")))
+        },
+        "id.homebase": { input throws(OperationError) in
+            .string(DocumentIds.homebaseId(name: try OperationInput(input).string("name")))
+        },
+        "id.task": { input throws(OperationError) in
+            let url = try OperationInput(input).optionalString("externalUrl")
+            guard let url, !url.isEmpty else {
+                throw OperationError(code: "id.random", message: "a task without externalUrl gets a random UUID")
+            }
+            return .string(DocumentIds.taskId(externalUrl: url))
+        },
+        "id.mapFile": { input throws(OperationError) in
+            let i = try OperationInput(input)
+            guard let source = DocumentIds.MapFileSource(rawValue: try i.string("source")) else {
+                throw OperationError(code: "id.invalid-map-file-key", message: "unknown source")
+            }
+            guard let type = DocumentIds.MapFileType(rawValue: try i.string("type")) else {
+                throw OperationError(code: "id.invalid-map-file-key", message: "unknown type")
+            }
+            if source == .user {
+                let hash = try i.string("contentHash")
+                do throws(DocumentIdError) {
+                    return .string(try DocumentIds.mapFileId(userImportedType: type, contentHash: hash))
+                } catch {
+                    throw error.operationError
+                }
+            }
+            let filename = try i.string("filename")
+            do throws(DocumentIdError) {
+                return .string(try DocumentIds.mapFileId(source: source, type: type, filename: filename))
+            } catch {
+                throw error.operationError
+            }
+        },
+        "id.recentCompetition": { input throws(OperationError) in
+            let id = try OperationInput(input).string("competitionId")
+            do throws(DocumentIdError) {
+                return .string(try DocumentIds.recentCompetitionId(competitionId: id))
+            } catch {
+                throw error.operationError
+            }
+        },
+    ]
+}
+
+/// The Storage object operations (schema §2, Storage objects).
+enum BlobOperations {
+    static let table: [String: ReferenceImplementation.Operation] = [
+        "blob.path": { input throws(OperationError) in
+            let i = try OperationInput(input)
+            let kind = try i.string("kind")
+            let uid = try i.string("uid")
+            let hash = try i.string("hash")
+            do throws(BlobError) {
+                switch kind {
+                case "igc": return .string(try BlobPaths.igcObjectPath(uid: uid, flightId: hash))
+                case "content": return .string(try BlobPaths.contentObjectPath(uid: uid, contentHash: hash))
+                default: break
+                }
+            } catch {
+                throw error.operationError
+            }
+            throw OperationError(code: "input.shape", message: "kind is igc or content")
+        },
+        "blob.metadata": { input throws(OperationError) in
+            let i = try OperationInput(input)
+            let metadata: StorageObjectMetadata
+            switch try i.string("kind") {
+            case "igc": metadata = .igc
+            case "content":
+                let recordId = try i.string("recordId")
+                do throws(DocumentIdError) {
+                    metadata = try StorageObjectMetadata.mapFileContent(recordId: recordId)
+                } catch {
+                    throw error.operationError
+                }
+            default: throw OperationError(code: "input.shape", message: "kind is igc or content")
+            }
+            return .map([
+                "contentType": .string(metadata.contentType),
+                "contentEncoding": metadata.contentEncoding.map { .string($0) } ?? .null,
+                "customMetadata": .map(metadata.customMetadata.mapValues { .string($0) }),
+            ])
+        },
+        "blob.uploadCheck": { input throws(OperationError) in
+            let gzBytes = try OperationInput(input).integer("gzBytes")
+            do throws(BlobError) {
+                try StorageLimits.checkUploadSize(gzBytes: gzBytes)
+            } catch {
+                throw error.operationError
+            }
+            return .map([:])
+        },
+        "blob.verify": { input throws(OperationError) in
+            let i = try OperationInput(input)
+            let gz = try i.bytes("gz")
+            let flightId = try i.string("flightId")
+            do throws(BlobError) {
+                let raw = try IGCDownload.verify(gzipped: gz, flightId: flightId)
+                return .map(["sizeBytes": .integer(Int64(raw.count))])
+            } catch {
+                throw error.operationError
+            }
+        },
+    ]
+}
+
+/// `validate`: `{collection, form, document, strict?, merge?}` → `{"warnings": [pointer: rule…]}`,
+/// or the first error's rule id as a typed rejection (schema §2, DESIGN.md §3).
+enum ValidationOperations {
+    static func table(schema: SyncSchema?) -> [String: ReferenceImplementation.Operation] {
+        guard let schema else { return [:] }
+        let validator = SchemaValidator(schema: schema)
+        return [
+            "validate": { input throws(OperationError) in
+                let i = try OperationInput(input)
+                let collectionName = try i.string("collection")
+                guard let collection = schema.collection(named: collectionName) else {
+                    throw OperationError(code: "input.shape", message: "unknown collection \(collectionName)")
+                }
+                guard let form = DocumentForm(rawValue: try i.string("form")) else {
+                    throw OperationError(code: "input.shape", message: "form is write or stored")
+                }
+                let document = try i.map("document")
+                do {
+                    try FirestoreValue.map(document).validate(form: form)
+                } catch let e as SchemaInputError {
+                    throw OperationError(code: e.rule.rawValue, message: e.description)
+                } catch {
+                    throw OperationError(code: "input.shape", message: "\(error)")
+                }
+                let options = ValidationOptions(
+                    form: form, strict: i.fields["strict"] == .boolean(true),
+                    mergeWrite: i.fields["merge"] == .boolean(true))
+                let violations = validator.validate(document, documentType: collection.documentType, options: options)
+                if let first = violations.first(where: { $0.severity == .error }) {
+                    throw OperationError(code: first.rule, message: first.description)
+                }
+                return .map(["warnings": .array(violations.map { .string("\($0.pointer): \($0.rule)") })])
+            }
+        ]
+    }
+}
