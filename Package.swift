@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
+        .executable(name: "vulture-goldens", targets: ["vulture-goldens"]),
     ],
     targets: [
         // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto).
@@ -36,6 +37,12 @@ let package = Package(
         .executableTarget(
             name: "vulture-conformance",
             dependencies: ["VultureConformance", "VultureSyncSchema"]
+        ),
+        // Writes and checks Goldens/ from the case definitions and the reference implementation.
+        .executableTarget(
+            name: "vulture-goldens",
+            dependencies: ["VultureConformance", "VultureSyncSchema"],
+            path: "Tools/vulture-goldens"
         ),
         // Throughput against reference tools measured in the same run.
         .executableTarget(

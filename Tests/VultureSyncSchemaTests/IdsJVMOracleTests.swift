@@ -119,6 +119,41 @@ struct IdsJVMOracleTests {
             "\(mismatches.count) of \(names.count) differ, first: \(mismatches.prefix(20).joined(separator: "\n"))")
     }
 
+    /// Every home-base id golden (Goldens/vectors/ids.json) is what the JVM computes: the goldens
+    /// are held to Android's semantics, not only to this package's.
+    @Test func homebaseGoldensMatchTheJVM() throws {
+        let javac = try #require(IdsTestSupport.which("javac"))
+        let java = try #require(IdsTestSupport.which("java"))
+        let goldens = IdsTestSupport.packageRoot.appendingPathComponent("Goldens/vectors/ids.json")
+        let file = try CanonicalJSON.decode(Data(contentsOf: goldens), file: "Goldens/vectors/ids.json")
+        guard case .array(let cases)? = file.mapValue?["cases"] else {
+            Issue.record("ids.json has no cases")
+            return
+        }
+        var names: [String] = []
+        var expected: [String] = []
+        for c in cases {
+            guard case .string("id.homebase")? = c.mapValue?["op"],
+                case .string(let name)? = c.mapValue?["input"]?.mapValue?["name"],
+                case .string(let id)? = c.mapValue?["output"]
+            else { continue }
+            names.append(name)
+            expected.append(id)
+        }
+        #expect(names.count >= 10)
+        let dir = try IdsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = IdsTestSupport.packageRoot.appendingPathComponent("Tools/jvm/HomebaseIds.java").path
+        let compile = try IdsTestSupport.run(javac, ["-d", dir.path, source])
+        try #require(compile.status == 0, "javac failed: \(compile.stderr)")
+        let input = names.map { IdsTestSupport.hex(Data($0.utf8)) }.joined(separator: "\n") + "\n"
+        let run = try IdsTestSupport.run(java, ["-cp", dir.path, "HomebaseIds"], input: Data(input.utf8))
+        let jvmIds = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").map {
+            $0.split(separator: " ").last.map(String.init) ?? ""
+        }
+        #expect(jvmIds == expected)
+    }
+
     /// The checked-in table is exactly what Tools/jvm/GenerateJvmTextTables.java prints on this JVM.
     @Test func checkedInTablesMatchTheJVM() throws {
         let javac = try #require(IdsTestSupport.which("javac"))

@@ -1,0 +1,64 @@
+import Foundation
+import VultureSyncSchema
+
+/// Storage object paths, metadata, the size cap and download verification (schema §2 Storage objects).
+enum BlobVectors {
+    static var file: VectorFile {
+        let sha = String(repeating: "0f", count: 32)
+        let igc = Data(IdVectors.asciiIGC.utf8)
+        let flightId = DocumentIds.flightId(igcBytes: igc)
+        let gz = try! Gzip.compress(igc, level: 6)
+        var cases: [VectorDefinition] = []
+        func add(_ id: String, _ op: String, _ input: [String: FirestoreValue], _ note: String, error: String? = nil) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.blobs.\(id)", section: "schema §2 Storage objects", op: op, input: .map(input),
+                    note: note, expectedError: error))
+        }
+        add(
+            "path.igc", "blob.path", ["kind": .string("igc"), "uid": .string("u1"), "hash": .string(flightId)],
+            "users/{uid}/igc/{flightId}.igc.gz")
+        add(
+            "path.content", "blob.path", ["kind": .string("content"), "uid": .string("u1"), "hash": .string(sha)],
+            "users/{uid}/files/{contentHash}.gz")
+        add(
+            "path.upper-case-hash", "blob.path",
+            ["kind": .string("igc"), "uid": .string("u1"), "hash": .string(sha.uppercased())],
+            "hashes are lowercase hex", error: "blob.invalid-hash")
+        add(
+            "path.uid-with-slash", "blob.path",
+            ["kind": .string("igc"), "uid": .string("u1/x"), "hash": .string(flightId)], "a uid is one path segment",
+            error: "blob.invalid-uid.id.contains-slash")
+        add(
+            "metadata.igc", "blob.metadata", ["kind": .string("igc")],
+            "contentType application/gzip, no Content-Encoding, no custom metadata")
+        add(
+            "metadata.content", "blob.metadata", ["kind": .string("content"), "recordId": .string(sha)],
+            "a map file's object names its record in the recordId custom metadata")
+        add(
+            "upload-cap.at-limit", "blob.uploadCheck", ["gzBytes": .integer(32_000_000)],
+            "32 MB (pinned: 32,000,000 bytes) is allowed")
+        add(
+            "upload-cap.over-limit", "blob.uploadCheck", ["gzBytes": .integer(32_000_001)],
+            "over 32 MB is refused before upload", error: "blob.object-too-large")
+        add(
+            "verify.ok", "blob.verify", ["gz": .bytes(gz), "flightId": .string(flightId)],
+            "gunzip, then SHA-256 equals the flight id")
+        add(
+            "verify.wrong-id", "blob.verify", ["gz": .bytes(gz), "flightId": .string(sha)],
+            "another file's bytes are discarded", error: "blob.flight-id-mismatch")
+        add(
+            "verify.truncated", "blob.verify", ["gz": .bytes(gz.prefix(gz.count - 5)), "flightId": .string(flightId)],
+            "a truncated stream is an error", error: "gzip.truncated")
+        var badCRC = gz
+        badCRC[badCRC.count - 6] ^= 0xFF
+        add(
+            "verify.bad-crc", "blob.verify", ["gz": .bytes(badCRC), "flightId": .string(flightId)],
+            "a CRC mismatch is an error", error: "gzip.crc")
+        add(
+            "verify.trailing-garbage", "blob.verify",
+            ["gz": .bytes(gz + Data("junk".utf8)), "flightId": .string(flightId)],
+            "bytes after the gzip member are an error", error: "gzip.trailing-garbage")
+        return VectorFile(area: "blobs", summary: "Storage object paths, metadata and checks", cases: cases)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import VultureSyncSchema
+
+/// Deterministic ids (schema §4), with the cases where Swift's or Python's own trim/lowercase
+/// differ from Kotlin on the JVM (home base) and the R4 encoding case (flight).
+enum IdVectors {
+    static func igc(_ text: String) -> Data { Data(text.utf8) }
+
+    static let asciiIGC =
+        "AXCS001\r\nHFDTE081116\r\nHFPLTPILOTINCHARGE:ARNE MARTIN GUETTLER\r\nB1200005110683N00613448EA0039800498\r\n"
+
+    static var file: VectorFile {
+        var cases: [VectorDefinition] = []
+        func flight(_ name: String, _ bytes: Data, _ note: String) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.ids.flight.\(name)", section: "schema §4", op: "id.flight",
+                    input: .map(["igc": .bytes(bytes)]), note: note))
+        }
+        flight("crlf", igc(asciiIGC), "SHA-256 of the file's bytes as imported, CRLF line ends included")
+        flight(
+            "lf", igc(asciiIGC.replacingOccurrences(of: "\r\n", with: "\n")),
+            "the same text with LF line ends is another file and another id")
+        let latin1 =
+            Data("AXCS001\r\nHFDTE270623\r\nHFPLTPILOT:J".utf8) + Data([0xE9]) + Data("r".utf8) + Data([0xF4])
+            + Data("me\r\n".utf8)
+        flight("latin1-original-bytes", latin1, "risk R4: the original ISO-8859-1 bytes are hashed, never re-encoded")
+        flight(
+            "latin1-reencoded-utf8", Data(String(data: latin1, encoding: .isoLatin1)!.utf8),
+            "risk R4: the same text re-encoded as UTF-8 (what iOS computes from rawContent) is a different id")
+        flight("empty", Data(), "an empty file still has an id (SHA-256 of no bytes)")
+
+        func homebase(_ name: String, _ value: String, _ note: String) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.ids.homebase.\(name)", section: "schema §4", op: "id.homebase",
+                    input: .map(["name": .string(value)]), note: note))
+        }
+        homebase("plain", "Klippeneck", "SHA-256 of name.trim().lowercase()")
+        homebase("trim", "  Klippeneck \t", "spaces and tabs around the name are trimmed")
+        homebase("lowercase", "KLIPPENECK", "upper case is lowered: the same id as plain")
+        homebase("inner-space", "Aachen Merzbrück", "inner spaces and non-ASCII letters stay")
+        homebase("nbsp", "\u{00A0}Bierset\u{00A0}", "U+00A0 is a space char (Kotlin isWhitespace): trimmed")
+        homebase(
+            "information-separators", "\u{1C}\u{1F}Bierset",
+            "U+001C–U+001F are whitespace to Java: trimmed; Swift keeps them")
+        homebase("next-line", "\u{85}Bierset", "U+0085 is not whitespace to Kotlin: kept; Swift and Python trim it")
+        homebase("zero-width-space", "\u{200B}Bierset", "U+200B is no whitespace anywhere: kept")
+        homebase(
+            "mongolian-vowel-separator", "\u{180E}Bierset", "U+180E is not whitespace in Unicode 13 (Java 17): kept")
+        homebase("ideographic-space", "\u{3000}Bierset\u{3000}", "U+3000 is whitespace: trimmed")
+        homebase("dotted-capital-i", "İSTANBUL", "Locale.ROOT lowercase of U+0130 is i + U+0307")
+        homebase("final-sigma", "ΟΔΟΣ", "Σ at the end of a word lowers to ς (final sigma)")
+        homebase("sigma-inside", "ΣΟΦΙΑ", "Σ at the start of a word lowers to σ")
+        homebase("sharp-s", "GROSSE WIESE ẞ", "U+1E9E lowers to ß")
+        homebase("titlecase-digraph", "ǅ", "U+01C5 lowers to U+01C6")
+        homebase("empty-after-trim", "   ", "a name of spaces trims to the empty string, which still hashes")
+
+        func task(_ name: String, _ url: String, _ note: String) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.ids.task.\(name)", section: "schema §4", op: "id.task",
+                    input: .map(["externalUrl": .string(url)]), note: note))
+        }
+        task(
+            "soaring-spot", "/en/sgp-2026/results/club/task-1-on-2026-07-01",
+            "SHA-256 of externalUrl (the iOS relative Soaring Spot format)")
+        task("weglide", "https://www.weglide.org/task/12345", "any externalUrl hashes the same way")
+        cases.append(
+            VectorDefinition(
+                id: "required.ids.task.no-url", section: "schema §4", op: "id.task",
+                input: .map(["externalUrl": .null]),
+                note: "without externalUrl the id is a random UUID, which no vector can pin", expectedError: "id.random"
+            ))
+
+        func mapFile(_ name: String, _ input: [String: FirestoreValue], _ note: String, error: String? = nil) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.ids.map-file.\(name)", section: "schema §4 (pinned)", op: "id.mapFile",
+                    input: .map(input), note: note, expectedError: error))
+        }
+        mapFile(
+            "xcsoar-airspace",
+            ["source": .string("XCSOAR"), "type": .string("AIRSPACE"), "filename": .string("germany.txt")],
+            "pinned: SHA-256 of \"XCSOAR|AIRSPACE|germany.txt\"")
+        mapFile(
+            "openaip-waypoints",
+            ["source": .string("OPENAIP"), "type": .string("WAYPOINTS"), "filename": .string("be_apt.cup")],
+            "pinned: SHA-256 of \"OPENAIP|WAYPOINTS|be_apt.cup\"")
+        mapFile(
+            "user",
+            [
+                "source": .string("USER"), "type": .string("WAYPOINTS"),
+                "contentHash": .string(String(repeating: "ab", count: 32)),
+            ],
+            "pinned: SHA-256 of \"USER|WAYPOINTS|<contentHash>\"")
+        mapFile(
+            "user-bad-hash",
+            [
+                "source": .string("USER"), "type": .string("WAYPOINTS"),
+                "contentHash": .string(String(repeating: "AB", count: 32)),
+            ],
+            "a content hash is 64 lowercase hex characters", error: "id.not-sha256-hex")
+        mapFile(
+            "lowercase-source",
+            ["source": .string("xcsoar"), "type": .string("AIRSPACE"), "filename": .string("x.txt")],
+            "sources are the upper-case cloud strings", error: "id.invalid-map-file-key")
+
+        func competition(_ name: String, _ id: String, _ note: String, error: String? = nil) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.ids.recent-competition.\(name)", section: "schema §4", op: "id.recentCompetition",
+                    input: .map(["competitionId": .string(id)]), note: note, expectedError: error))
+        }
+        competition("plain", "sgp-2026-belgium", "the Soaring Spot competition id itself")
+        competition("slash", "sgp/2026", "a document id cannot hold '/'", error: "id.contains-slash")
+        competition("empty", "", "a document id cannot be empty", error: "id.empty")
+        competition("dot", "..", "'.' and '..' are not document ids", error: "id.dot-segment")
+        competition("reserved", "__id__", "__.*__ is reserved by Firestore", error: "id.reserved")
+        return VectorFile(area: "ids", summary: "deterministic document ids", cases: cases)
+    }
+}
