@@ -282,7 +282,7 @@ struct FixtureEmitter {
 
     func files() -> [GeneratedFile] {
         let samples = Samples(spec: spec)
-        var files: [GeneratedFile] = []
+        var files: [GeneratedFile] = [readme()]
         for collection in spec.collections {
             let sample = samples.document(collection.documentType)
             for form in WriteFormKind.allCases {
@@ -301,6 +301,29 @@ struct FixtureEmitter {
             }
         }
         return files
+    }
+
+    /// The folder's do-not-edit note: a document fixture cannot carry a comment (a `$` key would need
+    /// `$map` in canonical JSON, and any other key would be a field).
+    private func readme() -> GeneratedFile {
+        var lines = [
+            "<!-- " + SchemaGenerator.doNotEdit(["collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv"])
+                + " -->",
+            "",
+            "# JSON Schema cross-check fixtures",
+            "",
+            "Generated with the JSON Schemas next to this folder; the `.json` files here are documents in canonical "
+                + "typed JSON and cannot carry a comment, so this note stands for them. Do not edit.",
+            "",
+            "- `valid/<collection>.<form>.json`: a sample document with every field set; the generated Swift types "
+                + "encode exactly these bytes, and the JSON Schema of the collection and form accepts them.",
+            "- `invalid/<collection>.<form>.<case>.json`: the valid sample broken one way; the JSON Schema and the "
+                + "generated Swift decoders both reject it. Cases and the rule the Swift decoder reports:",
+            "",
+        ]
+        for (name, rule) in Self.invalidCases { lines.append("  - `\(name)`: `\(rule)`") }
+        return GeneratedFile(
+            relativePath: "\(Self.directory)/README.md", contents: lines.joined(separator: "\n") + "\n")
     }
 
     private func mutate(_ doc: JSONValue, collection: CollectionSpec, form: WriteFormKind, case name: String)
