@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
         .executable(name: "vulture-goldens", targets: ["vulture-goldens"]),
+        .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
     ],
     targets: [
         // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto).
@@ -57,8 +58,14 @@ let package = Package(
             name: "VultureConformanceTests",
             dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
-        // Generator core: reads and validates the Spec/ tables into SchemaSpec.
+        // Generator core: reads and validates the Spec/ tables into SchemaSpec and emits the generated files.
         .target(name: "VultureSchemaGenerator", path: "Tools/VultureSchemaGenerator"),
+        // The generator's command line: `generate` writes what changed, `check` prints the drift.
+        .executableTarget(
+            name: "vulture-schema-gen",
+            dependencies: ["VultureSchemaGenerator"],
+            path: "Tools/vulture-schema-gen"
+        ),
         .testTarget(
             name: "VultureSchemaGeneratorTests",
             dependencies: ["VultureSchemaGenerator"]

@@ -103,7 +103,7 @@ import Testing
         ("waterBallast", .null, "/waterBallast: schema.null: FlightDocument.waterBallast is not nullable"),
         (
             "comments", .string("123456"),
-            "/comments: schema.max-chars: FlightDocument.comments is 6 characters (UTF-16 code units); at most 5"
+            "/comments: schema.max-chars: FlightDocument.comments is 6 characters (code points); at most 5"
         ),
         (
             "platform", .string("windows"),

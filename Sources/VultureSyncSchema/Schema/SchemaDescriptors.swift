@@ -62,7 +62,7 @@ public enum SchemaWriteAs: String, Sendable, Hashable {
 
 /// A field's limits (`Spec/fields.tsv`, column `limit`); nil where none applies.
 public struct SchemaFieldLimits: Sendable, Hashable {
-    /// Most characters, counted as UTF-16 code units (Kotlin's `String.length`, what the Android encoder checks).
+    /// Most characters, counted as Unicode scalars (code points; `Spec/pins.tsv` charCount).
     public var maxChars: Int?
     /// Most bytes of a bytes value, or UTF-8 bytes of a string.
     public var maxBytes: Int?

@@ -19,7 +19,7 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     case unit = "schema.unit"
     /// A calendar day not written `yyyy-MM-dd`.
     case dateString = "schema.date-string"
-    /// A string longer than its `maxChars` (UTF-16 code units).
+    /// A string longer than its `maxChars` (Unicode code points; pin charCount).
     case maxChars = "schema.max-chars"
     /// A bytes value (or string) longer than its `maxBytes`.
     case maxBytes = "schema.max-bytes"
@@ -358,8 +358,8 @@ public struct SchemaValidator: Sendable {
     }
 
     func checkString(_ s: String, limits: SchemaFieldLimits, label: String, fail: (SchemaRule, String) -> Void) {
-        if let max = limits.maxChars, s.utf16.count > max {
-            fail(.maxChars, "\(label) is \(s.utf16.count) characters (UTF-16 code units); at most \(max)")
+        if let max = limits.maxChars, s.unicodeScalars.count > max {
+            fail(.maxChars, "\(label) is \(s.unicodeScalars.count) characters (code points); at most \(max)")
         }
         if let max = limits.maxBytes, s.utf8.count > max {
             fail(.maxBytes, "\(label) is \(s.utf8.count) UTF-8 bytes; at most \(max)")

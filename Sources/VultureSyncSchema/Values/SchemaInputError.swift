@@ -63,6 +63,20 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     case restDouble = "rest.double"
     /// A `timestampValue` that is not RFC 3339 with at most 9 fraction digits.
     case restTimestamp = "rest.timestamp"
+
+    // The sync schema's documents (Spec/fields.tsv, through the generated document types).
+    /// A field holds a value of the wrong Firestore type, `null` where the field is not nullable, or a
+    /// write sentinel where the form or the field does not allow one.
+    case schemaType = "schema.type"
+    /// A field the schema requires is absent (and has no default a reader could use).
+    case schemaMissingField = "schema.missing-field"
+    /// An enum field holds a value that is none of the enum's cloud values.
+    case schemaEnum = "schema.enum"
+    /// A value breaks a field's limit (`maxChars`, `maxBytes`, `maxItems`, `hexLength`, `minimum`,
+    /// `maximum`, `step`).
+    case schemaLimit = "schema.limit"
+    /// A string is not in the field's format (`date-string`: `yyyy-MM-dd`).
+    case schemaFormat = "schema.format"
 }
 
 /// A typed error for bad input: which file, where (line:column and JSON pointer), and the rule broken.

@@ -1,0 +1,373 @@
+import Foundation
+
+/// Emits one JSON Schema (draft 2020-12) per collection and form:
+/// `Goldens/jsonschema/<collection>.<write|stored>.schema.json`.
+///
+/// Shapes follow the canonical typed JSON (DESIGN.md §2). A double accepts any JSON number: JSON
+/// Schema counts `5.0` as an integer, so it cannot keep `5.0` apart from `5`; the canonical JSON
+/// reader does. Unknown fields are allowed (a reader keeps a newer version's fields).
+/// Required keys: in the write form (a full write) every `required` field; in the stored form the
+/// fields a reader cannot do without (non-nullable, no default), as the generated decoders.
+struct JSONSchemaEmitter {
+    let spec: SchemaSpec
+
+    static let directory = "Goldens/jsonschema"
+    static let sources = ["collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv", "units.tsv"]
+
+    func files() -> [GeneratedFile] {
+        var files: [GeneratedFile] = []
+        for collection in spec.collections {
+            for form in WriteFormKind.allCases {
+                let schema = document(collection, form: form)
+                files.append(
+                    GeneratedFile(
+                        relativePath: "\(Self.directory)/\(collection.name).\(form.rawValue).schema.json",
+                        contents: schema.text()))
+            }
+        }
+        return files
+    }
+
+    static let timestampPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{3}|\\.[0-9]{6})?Z$"
+    static let base64Pattern = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+    static let datePattern = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+
+    private static func wrapper(_ key: String, _ payload: JSONValue) -> JSONValue {
+        .object([
+            ("type", .string("object")), ("properties", .object([(key, payload)])),
+            ("required", .array([.string(key)])), ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    /// The shared definitions of the typed wrappers.
+    private var commonDefs: [(String, JSONValue)] {
+        [
+            (
+                "double",
+                .object([
+                    (
+                        "$comment",
+                        .string(
+                            "A double: any JSON number (JSON Schema cannot tell 5.0 from 5; the canonical reader can), "
+                                + "or the $double wrapper for NaN, Infinity, -Infinity and -0.")
+                    ),
+                    (
+                        "anyOf",
+                        .array([
+                            .object([("type", .string("number"))]),
+                            Self.wrapper(
+                                "$double",
+                                .object([("enum", .array(["NaN", "Infinity", "-Infinity", "-0"].map { .string($0) }))])),
+                        ])
+                    ),
+                ])
+            ),
+            (
+                "timestamp",
+                Self.wrapper(
+                    "$timestamp", .object([("type", .string("string")), ("pattern", .string(Self.timestampPattern))]))
+            ),
+            (
+                "bytes",
+                Self.wrapper(
+                    "$bytes", .object([("type", .string("string")), ("pattern", .string(Self.base64Pattern))]))
+            ),
+            ("serverTimestamp", Self.wrapper("$serverTimestamp", .object([("const", .bool(true))]))),
+        ]
+    }
+
+    private func document(_ collection: CollectionSpec, form: WriteFormKind) -> JSONValue {
+        var defs = commonDefs
+        var seen: Set<String> = []
+        var pending = [collection.documentType]
+        var root: JSONValue = .null
+        while let owner = pending.first {
+            pending.removeFirst()
+            guard seen.insert(owner).inserted else { continue }
+            let object = objectSchema(owner, form: form)
+            if owner == collection.documentType {
+                root = object
+            } else {
+                defs.append((owner, object))
+            }
+            for field in spec.allFields(of: owner) {
+                for reference in field.type.references {
+                    if case .map(let nested) = reference { pending.append(nested) }
+                }
+            }
+        }
+        // The settings values typed per key.
+        for key in spec.settingsKeys {
+            for reference in key.type.references {
+                if case .map(let nested) = reference, seen.insert(nested).inserted {
+                    defs.append((nested, objectSchema(nested, form: form)))
+                }
+            }
+        }
+        let comment = SchemaGenerator.doNotEdit(Self.sources)
+        var members: [(String, JSONValue)] = [
+            ("$comment", .string(comment)),
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", .string("\(collection.name).\(form.rawValue).schema.json")),
+            (
+                "title",
+                .string(
+                    "\(collection.documentType) (\(collection.pathTemplate)), \(form.rawValue) form")
+            ),
+            ("description", .string(collection.meaning)),
+        ]
+        if case .object(let rootMembers) = root { members += rootMembers }
+        members.append(("$defs", .object(defs)))
+        return .object(members)
+    }
+
+    private func objectSchema(_ owner: String, form: WriteFormKind) -> JSONValue {
+        var properties: [(String, JSONValue)] = []
+        var required: [JSONValue] = []
+        for field in spec.allFields(of: owner) {
+            properties.append((field.name, fieldSchema(field, form: form)))
+            let isRequired: Bool
+            switch form {
+            case .write: isRequired = field.presence == .required
+            case .stored:
+                isRequired =
+                    field.writeAs == .serverTimestamp
+                    || (!field.isNullable && field.presence == .required && field.defaultValue == nil)
+            }
+            if isRequired { required.append(.string(field.name)) }
+        }
+        if owner == "SettingsDocument" {
+            properties = properties.map { name, schema in
+                name == "values" ? (name, settingsValues()) : (name, schema)
+            }
+        }
+        return .object([
+            ("type", .string("object")), ("properties", .object(properties)), ("required", .array(required)),
+            ("additionalProperties", .bool(true)),
+        ])
+    }
+
+    /// `values`: each known key's entry has `v` of the key's type; other keys any entry.
+    private func settingsValues() -> JSONValue {
+        var properties: [(String, JSONValue)] = []
+        for key in spec.settingsKeys {
+            var v = typeSchema(key.type, limits: [])
+            if case .range(let lower, let upper) = key.allowed {
+                v = allOf([v, .object([("minimum", number(lower)), ("maximum", number(upper))])])
+            }
+            if key.isNullable { v = nullable(v) }
+            properties.append(
+                (
+                    key.key,
+                    allOf([
+                        .object([("$ref", .string("#/$defs/SettingsEntry"))]),
+                        .object([("properties", .object([("v", v)]))]),
+                    ])
+                ))
+        }
+        return .object([
+            ("type", .string("object")), ("properties", .object(properties)),
+            ("additionalProperties", .object([("$ref", .string("#/$defs/SettingsEntry"))])),
+        ])
+    }
+
+    private func allOf(_ schemas: [JSONValue]) -> JSONValue { .object([("allOf", .array(schemas))]) }
+
+    private func nullable(_ schema: JSONValue) -> JSONValue {
+        .object([("anyOf", .array([schema, .object([("type", .string("null"))])]))])
+    }
+
+    private func number(_ value: Double) -> JSONValue { .number(value, asDouble: false) }
+
+    private func fieldSchema(_ field: FieldSpec, form: WriteFormKind) -> JSONValue {
+        var schema = typeSchema(field.type, limits: field.limits)
+        switch (field.writeAs, form) {
+        case (.serverTimestamp, .write): schema = .object([("$ref", .string("#/$defs/serverTimestamp"))])
+        case (.increment, .write):
+            schema = .object([
+                (
+                    "anyOf",
+                    .array([schema, Self.wrapper("$increment", .object([("type", .string("integer"))]))])
+                )
+            ])
+        default: break
+        }
+        if field.isNullable || field.presence == .optional { schema = nullable(schema) }
+        var members: [(String, JSONValue)] = [("description", .string(field.meaning))]
+        if case .object(let inner) = schema { members += inner }
+        return .object(members)
+    }
+
+    private func typeSchema(_ type: FieldType, limits: [FieldLimit]) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        switch type {
+        case .string, .dateString:
+            members.append(("type", .string("string")))
+            if type == .dateString { members.append(("pattern", .string(Self.datePattern))) }
+            for limit in limits {
+                switch limit {
+                case .maxChars(let n): members.append(("maxLength", .integer(Int64(n))))
+                case .hexLength(let n): members.append(("pattern", .string("^[0-9a-f]{\(n)}$")))
+                default: break
+                }
+            }
+        case .unit(let table):
+            let units = spec.unitTable(named: table)?.units.map { JSONValue.string($0.id) } ?? []
+            members.append(("enum", .array(units)))
+        case .boolean: members.append(("type", .string("boolean")))
+        case .integer:
+            members.append(("type", .string("integer")))
+            members += numberLimits(limits)
+        case .double:
+            members.append(("$ref", .string("#/$defs/double")))
+            members += numberLimits(limits)
+        case .timestamp: members.append(("$ref", .string("#/$defs/timestamp")))
+        case .bytes:
+            guard let maxBytes = limits.compactMap({ if case .maxBytes(let n) = $0 { n } else { nil } }).first else {
+                members.append(("$ref", .string("#/$defs/bytes")))
+                break
+            }
+            members.append(("$ref", .string("#/$defs/bytes")))
+            let maxLength = Int64((maxBytes + 2) / 3 * 4)
+            members.append(
+                ("properties", .object([("$bytes", .object([("maxLength", .integer(maxLength))]))])))
+        case .settingValue: break
+        case .enumeration(let name):
+            let cases = spec.enumeration(named: name)?.cases ?? []
+            members.append(("enum", .array(cases.map { Samples.json($0.cloudValue) })))
+        case .map(let owner): members.append(("$ref", .string("#/$defs/\(owner)")))
+        case .array(let element):
+            members.append(("type", .string("array")))
+            members.append(("items", typeSchema(element, limits: [])))
+            for limit in limits {
+                if case .maxItems(let n) = limit { members.append(("maxItems", .integer(Int64(n)))) }
+            }
+        case .dictionary(let element):
+            members.append(("type", .string("object")))
+            members.append(("additionalProperties", typeSchema(element, limits: [])))
+        }
+        return .object(members)
+    }
+
+    private func numberLimits(_ limits: [FieldLimit]) -> [(String, JSONValue)] {
+        limits.compactMap { limit in
+            switch limit {
+            case .minimum(let v): ("minimum", number(v))
+            case .maximum(let v): ("maximum", number(v))
+            case .step(let v): ("multipleOf", number(v))
+            default: nil
+            }
+        }
+    }
+}
+
+/// Emits the fixtures of the cross-check: a valid document per collection and form, and broken ones
+/// that both the JSON Schemas and the generated Swift decoders must reject
+/// (`Goldens/jsonschema/fixtures/{valid,invalid}/<collection>.<form>[.<case>].json`).
+struct FixtureEmitter {
+    let spec: SchemaSpec
+
+    static let directory = "Goldens/jsonschema/fixtures"
+
+    /// The broken cases and the rule the Swift decoder reports for each.
+    static let invalidCases: [(name: String, rule: String)] = [
+        ("missing-field", "schema.missing-field"),
+        ("misspelt-field", "schema.missing-field"),
+        ("wrong-type", "schema.type"),
+        ("null-not-nullable", "schema.type"),
+        ("enum-outside", "schema.enum"),
+        ("too-long", "schema.limit"),
+        ("updatedAt-timestamp", "schema.type"),
+    ]
+
+    func files() -> [GeneratedFile] {
+        let samples = Samples(spec: spec)
+        var files: [GeneratedFile] = [readme()]
+        for collection in spec.collections {
+            let sample = samples.document(collection.documentType)
+            for form in WriteFormKind.allCases {
+                let valid = samples.json(sample, form: form)
+                files.append(
+                    GeneratedFile(
+                        relativePath: "\(Self.directory)/valid/\(collection.name).\(form.rawValue).json",
+                        contents: valid.text()))
+                for (name, _) in Self.invalidCases {
+                    guard let broken = mutate(valid, collection: collection, form: form, case: name) else { continue }
+                    files.append(
+                        GeneratedFile(
+                            relativePath: "\(Self.directory)/invalid/\(collection.name).\(form.rawValue).\(name).json",
+                            contents: broken.text()))
+                }
+            }
+        }
+        return files
+    }
+
+    /// The folder's do-not-edit note: a document fixture cannot carry a comment (a `$` key would need
+    /// `$map` in canonical JSON, and any other key would be a field).
+    private func readme() -> GeneratedFile {
+        var lines = [
+            "<!-- " + SchemaGenerator.doNotEdit(["collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv"])
+                + " -->",
+            "",
+            "# JSON Schema cross-check fixtures",
+            "",
+            "Generated with the JSON Schemas next to this folder; the `.json` files here are documents in canonical "
+                + "typed JSON and cannot carry a comment, so this note stands for them. Do not edit.",
+            "",
+            "- `valid/<collection>.<form>.json`: a sample document with every field set; the generated Swift types "
+                + "encode exactly these bytes, and the JSON Schema of the collection and form accepts them.",
+            "- `invalid/<collection>.<form>.<case>.json`: the valid sample broken one way; the JSON Schema and the "
+                + "generated Swift decoders both reject it. Cases and the rule the Swift decoder reports:",
+            "",
+        ]
+        for (name, rule) in Self.invalidCases { lines.append("  - `\(name)`: `\(rule)`") }
+        return GeneratedFile(
+            relativePath: "\(Self.directory)/README.md", contents: lines.joined(separator: "\n") + "\n")
+    }
+
+    private func mutate(_ doc: JSONValue, collection: CollectionSpec, form: WriteFormKind, case name: String)
+        -> JSONValue?
+    {
+        let fields = spec.allFields(of: collection.documentType)
+        let essential = fields.first {
+            !$0.isNullable && $0.presence == .required && $0.defaultValue == nil && $0.writeAs == .value
+        }
+        switch name {
+        case "missing-field":
+            guard let f = essential else { return nil }
+            return doc.setting(f.name, nil)
+        case "misspelt-field":
+            guard let f = essential, let value = doc[f.name], f.name.count > 1 else { return nil }
+            return doc.setting(f.name, nil).setting(String(f.name.dropLast()), value)
+        case "wrong-type":
+            if let f = fields.first(where: { $0.type == .integer && $0.writeAs == .value }) {
+                return doc.setting(f.name, .number(1.5, asDouble: true))
+            }
+            guard let f = fields.first(where: { $0.type == .string }) else { return nil }
+            return doc.setting(f.name, .integer(7))
+        case "null-not-nullable":
+            guard let f = fields.first(where: { !$0.isNullable && $0.writeAs == .value }) else { return nil }
+            return doc.setting(f.name, .null)
+        case "enum-outside":
+            for f in fields {
+                guard case .enumeration(let e) = f.type, let en = spec.enumeration(named: e) else { continue }
+                return doc.setting(f.name, en.encoding == .integer ? .integer(99) : .string("notA\(e)"))
+            }
+            return nil
+        case "too-long":
+            for f in fields {
+                for limit in f.limits {
+                    if case .maxChars(let n) = limit {
+                        return doc.setting(f.name, .string(String(repeating: "x", count: n + 1)))
+                    }
+                }
+            }
+            return nil
+        case "updatedAt-timestamp":
+            guard form == .write, let f = fields.first(where: { $0.writeAs == .serverTimestamp }) else { return nil }
+            return doc.setting(f.name, .object([("$timestamp", .string("2026-10-20T14:03:07.123Z"))]))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+
+/// Emits `Goldens/SCHEMA.md`: the schema as a page, every table of `Spec/` regenerated, and the
+/// pinned choices shown as pinned.
+struct MarkdownEmitter {
+    let spec: SchemaSpec
+
+    static let path = "Goldens/SCHEMA.md"
+    static let sources = [
+        "collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv", "units.tsv", "ids.tsv", "blobs.tsv",
+        "merge-rules.tsv", "limits.tsv", "constants.tsv", "pins.tsv",
+    ]
+
+    private func cell(_ text: String?) -> String {
+        guard let text, !text.isEmpty else { return "–" }
+        return text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    private func code(_ text: String?) -> String {
+        guard let text, !text.isEmpty else { return "–" }
+        return "`" + text.replacingOccurrences(of: "|", with: "\\|") + "`"
+    }
+
+    private func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        var out = ["| " + header.joined(separator: " | ") + " |"]
+        out.append("|" + header.map { _ in " --- |" }.joined())
+        for row in rows { out.append("| " + row.joined(separator: " | ") + " |") }
+        return out
+    }
+
+    /// Pin names whose subject mentions `text` (a table row such as `FlightDocument.waterBallast`).
+    private func pins(mentioning owner: String, _ name: String) -> [String] {
+        spec.pins.filter { pin in
+            pin.subject.contains("\(owner).\(name)") || pin.subject.contains("\(owner), ")
+                || pin.subject.hasSuffix(" \(owner)")
+        }.map(\.name)
+    }
+
+    func file() -> GeneratedFile {
+        var out = ["<!-- " + SchemaGenerator.doNotEdit(Self.sources) + " -->", ""]
+        out.append("# The Vulture sync schema")
+        out.append("")
+        out.append(
+            "Firestore documents under `users/{uid}/…` and gzipped objects in Cloud Storage. This page is generated "
+                + "from the `Spec/` tables, as are the Swift types (`Sources/VultureSyncSchema/Generated/`), their "
+                + "tests and the JSON Schemas (`Goldens/jsonschema/`); edit `Spec/` and run "
+                + "`swift run vulture-schema-gen generate`. Rows marked **pinned** are choices this project made where "
+                + "the sources are silent, cut off or disagree (see [Pinned choices](#pinned-choices)).")
+        out.append("")
+        out += collections()
+        out += commonFields()
+        out += documents()
+        out += enums()
+        out += settings()
+        out += units()
+        out += ids()
+        out += blobs()
+        out += merge()
+        out += limits()
+        out += constants()
+        out += jsonSchemas()
+        out += pinned()
+        return GeneratedFile(relativePath: Self.path, contents: out.joined(separator: "\n") + "\n")
+    }
+
+    private func collections() -> [String] {
+        var out = ["## Collections", ""]
+        out += table(
+            ["collection", "path", "document", "id rule", "common fields", "push order", "meaning", "source"],
+            spec.collections.map { c in
+                [
+                    code(c.name), code(c.pathTemplate), "[\(c.documentType)](#\(c.documentType.lowercased()))",
+                    code(c.idRecord), c.hasCommonFields ? "yes" : "no", c.pushOrder.map(String.init) ?? "–",
+                    cell(c.meaning), cell(c.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func fieldTable(_ owner: String) -> [String] {
+        let header = [
+            "field", "type", "presence", "nullable", "default", "unit", "limit", "write as", "Android column",
+            "iOS attribute", "since", "meaning", "source",
+        ]
+        return table(
+            header,
+            spec.fields(of: owner).map { f in
+                let pinNames = pins(mentioning: owner, f.name)
+                let meaning =
+                    cell(f.meaning)
+                    + (pinNames.isEmpty ? "" : " **pinned:** " + pinNames.map { "`\($0)`" }.joined(separator: ", "))
+                return [
+                    code(f.name), code(f.type.description), f.presence.rawValue, f.isNullable ? "yes" : "no",
+                    code(f.defaultValue?.description), cell(f.unit?.rawValue),
+                    code(f.limits.isEmpty ? nil : f.limits.map(\.description).joined(separator: ", ")),
+                    f.writeAs.rawValue, code(f.androidColumn), code(f.iosAttribute), cell(f.since), meaning,
+                    cell(f.source),
+                ]
+            })
+    }
+
+    private func commonFields() -> [String] {
+        var out = ["## Common fields", ""]
+        let carriers = spec.collections.filter(\.hasCommonFields).map { "`\($0.name)`" }
+        out.append("Every document of " + carriers.joined(separator: ", ") + " starts with these fields.")
+        out.append("")
+        out += fieldTable(SchemaSpec.commonFieldsOwner)
+        out.append("")
+        return out
+    }
+
+    private func documents() -> [String] {
+        var out = ["## Documents and nested maps", ""]
+        out.append(
+            "Field paths: a nested map adds `.`, an array element `[]`, a dictionary entry `.*`. In the write form "
+                + "(a full write) every `required` field is present, `null` when nullable and without a value; "
+                + "`optional` fields may be left out; a reader treats absent and `null` alike and uses the default "
+                + "for an absent non-nullable field (DESIGN.md §3).")
+        out.append("")
+        for owner in spec.ownerNames where owner != SchemaSpec.commonFieldsOwner {
+            out.append("### \(owner)")
+            out.append("")
+            if let c = spec.collection(documentType: owner) {
+                out.append(
+                    "Collection `\(c.name)`, path `\(c.pathTemplate)`"
+                        + (c.hasCommonFields ? ", with the common fields." : "."))
+                out.append("")
+                let paths = spec.fieldPaths(of: owner).map(\.path).filter { $0.contains(".") || $0.contains("[]") }
+                if !paths.isEmpty {
+                    out.append("Nested paths: " + paths.map { "`\($0)`" }.joined(separator: ", ") + ".")
+                    out.append("")
+                }
+            } else {
+                let users = spec.fields.filter { $0.type.references.contains(.map(owner)) }
+                    .map { "`\($0.owner).\($0.name)`" }
+                let keys = spec.settingsKeys.filter { $0.type.references.contains(.map(owner)) }.map { "`\($0.key)`" }
+                var uses = users
+                if !keys.isEmpty { uses.append("settings keys " + keys.joined(separator: ", ")) }
+                out.append("A nested map: the value of " + uses.joined(separator: ", ") + ".")
+                out.append("")
+            }
+            out += fieldTable(owner)
+            out.append("")
+        }
+        return out
+    }
+
+    private func enums() -> [String] {
+        var out = ["## Enums", ""]
+        for e in spec.enums {
+            out.append("### enum \(e.name)")
+            out.append("")
+            out.append("Stored as \(e.encoding == .integer ? "integers" : "strings").")
+            out.append("")
+            out += table(
+                ["case", "cloud value", "iOS value", "meaning", "source"],
+                e.cases.map { c in
+                    [
+                        code(c.name), code(c.cloudValue.description), c.iosValue.map(String.init) ?? "–",
+                        cell(c.meaning), cell(c.source),
+                    ]
+                })
+            out.append("")
+        }
+        return out
+    }
+
+    private func settings() -> [String] {
+        var out = ["## Settings keys", ""]
+        out.append(
+            "`users/{uid}/settings/synced` holds `values.<key> = {v, t, d}` (`SettingsEntry`); `v` is typed by the key. "
+                + "A default counts as `t = 0`, so any cloud value wins.")
+        out.append("")
+        out += table(
+            ["key", "type", "nullable", "default", "allowed", "unit", "iOS keys", "iOS mapping", "meaning", "source"],
+            spec.settingsKeys.map { k in
+                [
+                    code(k.key), code(k.type.description), k.isNullable ? "yes" : "no",
+                    code(k.defaultValue.description),
+                    code(k.allowed.description), cell(k.unit?.rawValue),
+                    k.iosKeys.map { "`\($0)`" }.joined(separator: ", "), code(k.iosMapping.rawValue), cell(k.meaning),
+                    cell(k.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func units() -> [String] {
+        var out = ["## Unit tables", ""]
+        out.append("iOS stores an index, the cloud the unit id; an unknown index or id falls back to index 0.")
+        out.append("")
+        var rows: [[String]] = []
+        for t in spec.unitTables {
+            for u in t.units {
+                rows.append([
+                    code(t.name), String(u.index), code(u.id), cell(u.symbol), cell(u.meaning), cell(u.source),
+                ])
+            }
+        }
+        out += table(["table", "iOS index", "unit id", "symbol", "meaning", "source"], rows)
+        out.append("")
+        return out
+    }
+
+    private func ids() -> [String] {
+        var out = ["## Document ids", ""]
+        out += table(
+            ["record", "variant", "condition", "algorithm", "input", "normalization", "pinned", "meaning", "source"],
+            spec.idRules.map { r in
+                [
+                    code(r.record), code(r.variant), cell(r.condition), code(r.algorithm.rawValue), code(r.input),
+                    code(r.normalization.rawValue), r.isPinned ? "**pinned**" : "no", cell(r.meaning), cell(r.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func blobs() -> [String] {
+        var out = ["## Storage objects", ""]
+        out += table(
+            [
+                "blob", "path", "record", "map field", "content type", "content encoding", "custom metadata",
+                "max object bytes", "max raw bytes", "meaning", "source",
+            ],
+            spec.blobs.map { b in
+                [
+                    code(b.name), code(b.pathTemplate), code(b.record), code(b.mapField), code(b.contentType),
+                    code(b.contentEncoding),
+                    b.customMetadata.isEmpty ? "–" : b.customMetadata.map { "`\($0)`" }.joined(separator: ", "),
+                    String(b.maxObjectBytes), b.maxRawBytes.map(String.init) ?? "–", cell(b.meaning), cell(b.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func merge() -> [String] {
+        var out = ["## Merge rules", ""]
+        out += table(
+            ["document", "field", "rule", "tie", "meaning", "source"],
+            spec.mergeRules.map { r in
+                [
+                    code(r.document ?? "*"), code(r.fieldPath ?? "*"), code(r.rule.rawValue), r.tie?.rawValue ?? "–",
+                    cell(r.meaning), cell(r.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func limits() -> [String] {
+        var out = ["## Limits", ""]
+        out += table(
+            ["limit", "value", "unit", "applies to", "meaning", "source"],
+            spec.limits.map { l in
+                [
+                    code(l.name), String(l.value), cell(l.unit),
+                    l.appliesTo.isEmpty ? "–" : l.appliesTo.map { "`\($0)`" }.joined(separator: ", "), cell(l.meaning),
+                    cell(l.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func constants() -> [String] {
+        var out = ["## Constants", ""]
+        out += table(
+            ["constant", "value", "unit", "meaning", "source"],
+            spec.constants.map { c in
+                [code(c.name), code(c.value.description), cell(c.unit), cell(c.meaning), cell(c.source)]
+            })
+        out.append("")
+        return out
+    }
+
+    private func jsonSchemas() -> [String] {
+        [
+            "## JSON Schemas", "",
+            "`Goldens/jsonschema/<collection>.<write|stored>.schema.json` (draft 2020-12) describe each document in "
+                + "the canonical typed JSON (DESIGN.md §2). Choices made there:",
+            "",
+            "- A double accepts any JSON number: JSON Schema counts `5.0` as an integer, so it cannot keep a double "
+                + "apart from an integer. The canonical reader (`CanonicalJSON`) and the generated Swift decoders do: "
+                + "an integer field rejects `1.5`, a double field rejects `5`.",
+            "- Fields the schema does not name are allowed (`additionalProperties: true`): a reader keeps fields of a "
+                + "newer version. A misspelt field therefore fails only because the real field is then missing.",
+            "- Write form = a full write: every `required` field is present (`null` when nullable and without a value), "
+                + "`updatedAt` is `{\"$serverTimestamp\": true}`, `storageBytes` an integer or `{\"$increment\": n}`.",
+            "- Stored form: sentinels resolved; the required keys are those a reader cannot do without (non-nullable "
+                + "fields without a default), as in the generated decoders.",
+            "- `maxChars` is `maxLength` (code points, pins.tsv `charCount`); `maxBytes` of bytes is a `maxLength` on "
+                + "the base64 text (4 × ⌈n / 3⌉ characters, so up to two bytes more pass the JSON Schema; the Swift "
+                + "decoder counts bytes).",
+            "- A settings entry's `v` is typed by its key; entries of unknown keys accept any `v`.",
+            "",
+        ]
+    }
+
+    private func pinned() -> [String] {
+        var out = ["## Pinned choices", ""]
+        out.append(
+            "Every decision this project made itself (`Spec/pins.tsv`), and the rows that carry one. A conforming "
+                + "implementation follows these; they are not in the seed documents.")
+        out.append("")
+        out += table(
+            ["pin", "subject", "choice", "reason", "source"],
+            spec.pins.map { p in ["**\(p.name)**", cell(p.subject), cell(p.choice), cell(p.reason), cell(p.source)] })
+        out.append("")
+        let pinnedIds = spec.idRules.filter(\.isPinned)
+        if !pinnedIds.isEmpty {
+            out.append(
+                "Id rules marked pinned in `Spec/ids.tsv`: "
+                    + pinnedIds.map { "`\($0.record).\($0.variant)`" }.joined(separator: ", ") + ".")
+            out.append("")
+        }
+        return out
+    }
+}
