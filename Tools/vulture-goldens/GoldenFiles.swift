@@ -5,11 +5,38 @@ import VultureSyncSchema
 /// Renders golden files from definitions.
 enum GoldenFiles {
     struct All {
+        var documents: [DocumentGoldenDefinition]
         var vectors: [VectorFile]
     }
 
     static func all() -> All {
-        All(vectors: [IdVectors.file, BlobVectors.file])
+        All(documents: DocumentGoldens.all, vectors: [IdVectors.file, BlobVectors.file])
+    }
+
+    /// The canonical bytes of a document golden: its fixture encoded by the reference in both forms.
+    /// - Throws: `DefinitionError` when the reference rejects the fixture.
+    static func render(_ d: DocumentGoldenDefinition, with reference: inout ReferenceImplementation) throws -> [UInt8] {
+        var golden: [String: FirestoreValue] = [
+            "case": .string("required.schema.\(d.name)"), "section": .string(d.section),
+            "collection": .string(d.collection),
+            "fixture": .map(d.fixture), "note": .string(d.note),
+        ]
+        for form in DocumentForm.allCases {
+            let input: FirestoreValue = .map([
+                "collection": .string(d.collection), "form": .string(form.rawValue), "fixture": .map(d.fixture),
+            ])
+            let probe = ConformanceCase(
+                id: d.name, section: d.section, op: "encode", input: input, expected: .output(.null))
+            guard case .output(let out) = reference.answer(probe), case .string(let path)? = out.mapValue?["path"],
+                let document = out.mapValue?["document"]
+            else {
+                throw DefinitionError(
+                    description: "\(d.name): the reference did not encode the fixture: \(reference.answer(probe))")
+            }
+            golden["path"] = .string(path)
+            golden[form.rawValue] = document
+        }
+        return CanonicalJSON.encode(.map(golden))
     }
 
     struct DefinitionError: Error, CustomStringConvertible {

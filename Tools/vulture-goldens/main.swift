@@ -3,13 +3,13 @@ import VultureConformance
 import VultureSyncSchema
 
 /// `vulture-goldens write|check [--root DIR]`: the goldens are the reference implementation's
-/// answers to the case definitions in this folder. `write` rewrites Goldens/vectors (only files
+/// answers to the case definitions in this folder. `write` rewrites Goldens/schema and Goldens/vectors (only files
 /// whose bytes change); `check` never writes and exits 1 with a diff when anything would change.
 let usage = """
     usage: vulture-goldens write [--root DIR]
            vulture-goldens check [--root DIR]
 
-    Writes (or checks) Goldens/vectors/*.json from the case definitions in Tools/vulture-goldens,
+    Writes (or checks) Goldens/schema/*.json and Goldens/vectors/*.json from the case definitions in Tools/vulture-goldens,
     answered by the reference implementation. Exit status: 0 current, 1 would change (check),
     2 usage or I/O error, or a definition the reference does not answer as declared.
     """
@@ -32,6 +32,9 @@ let files = GoldenFiles.all()
 var reference = ReferenceImplementation(schema: .vulture)
 var rendered: [(path: String, bytes: [UInt8])] = []
 do {
+    for golden in files.documents {
+        rendered.append(("Goldens/schema/\(golden.name).json", try GoldenFiles.render(golden, with: &reference)))
+    }
     for file in files.vectors {
         rendered.append(("Goldens/vectors/\(file.area).json", try GoldenFiles.render(file, with: &reference)))
     }
