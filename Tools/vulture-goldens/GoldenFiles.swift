@@ -10,7 +10,9 @@ enum GoldenFiles {
     }
 
     static func all() -> All {
-        All(documents: DocumentGoldens.all, vectors: [IdVectors.file, BlobVectors.file])
+        All(
+            documents: DocumentGoldens.all,
+            vectors: [IdVectors.file, BlobVectors.file, DocumentVectors.file, InvalidDocumentVectors.file])
     }
 
     /// The canonical bytes of a document golden: its fixture encoded by the reference in both forms.

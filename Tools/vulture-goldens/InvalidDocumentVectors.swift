@@ -1,0 +1,149 @@
+import Foundation
+import VultureSyncSchema
+
+/// Invalid documents, each breaking one rule; the case names the rule id a validator must report
+/// (schema §2 fields and limits, §5.4 tombstones, DESIGN.md §3 forms).
+enum InvalidDocumentVectors {
+    static var file: VectorFile {
+        let flightStored = DocumentVectors.storedDocument(DocumentGoldens.flight)
+        let flightWrite = (try? DocumentEncoderAccess.encode(DocumentGoldens.flight, form: .write)) ?? [:]
+        let settingsStored = DocumentVectors.storedDocument(DocumentGoldens.settings)
+        let taskStored = DocumentVectors.storedDocument(DocumentGoldens.task)
+        let recentStored = DocumentVectors.storedDocument(DocumentGoldens.recentCompetition)
+        let tombstone = (try? DocumentEncoderAccess.encode(DocumentGoldens.tombstone, form: .stored)) ?? [:]
+        let profileWrite = (try? DocumentEncoderAccess.encode(DocumentGoldens.profile, form: .write)) ?? [:]
+        var cases: [VectorDefinition] = []
+        func add(
+            _ id: String, _ section: String, collection: String, form: DocumentForm, strict: Bool = false,
+            _ base: [String: FirestoreValue], _ mutate: (inout [String: FirestoreValue]) -> Void, _ note: String,
+            error: String?
+        ) {
+            var doc = base
+            mutate(&doc)
+            var input: [String: FirestoreValue] = [
+                "collection": .string(collection), "form": .string(form.rawValue), "document": .map(doc),
+            ]
+            if strict { input["strict"] = .boolean(true) }
+            cases.append(
+                VectorDefinition(
+                    id: "required.invalid.\(id)", section: section, op: "validate", input: .map(input), note: note,
+                    expectedError: error))
+        }
+        func summary(_ d: inout [String: FirestoreValue], _ key: String, _ v: FirestoreValue?) {
+            var s = d["summary"]?.mapValue ?? [:]
+            s[key] = v
+            d["summary"] = .map(s)
+        }
+        add(
+            "valid.flight-stored", "schema §2 flights", collection: "flights", form: .stored, flightStored, { _ in },
+            "the golden flight itself is valid", error: nil)
+        add(
+            "valid.flight-write", "schema §2 flights", collection: "flights", form: .write, flightWrite, { _ in },
+            "and so is its write form", error: nil)
+        add(
+            "unknown-field.lenient", "schema §2 common fields", collection: "flights", form: .stored, flightStored,
+            { $0["waterBalast"] = .integer(0) },
+            "a field the schema does not know is a warning for a reader (answered with warnings)", error: nil)
+        add(
+            "unknown-field.strict", "schema §2 flights", collection: "flights", form: .stored, strict: true,
+            flightStored,
+            { $0["waterBalast"] = .integer(0) }, "with --strict it is an error (the iOS spelling waterBalast)",
+            error: "schema.unknown-field")
+        add(
+            "missing-field", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            { $0.removeValue(forKey: "taskId") },
+            "a nullable field without a value is written as null, not left out (DESIGN §3)",
+            error: "schema.missing-field")
+        add(
+            "integer-for-double", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            { summary(&$0, "optimizedDistance", .integer(512_437)) }, "summary.optimizedDistance is a double (m)",
+            error: "schema.type")
+        add(
+            "double-for-integer", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            { summary(&$0, "duration", .double(21_584)) }, "summary.duration is an integer (s)", error: "schema.type")
+        add(
+            "null-not-nullable", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            { $0["inLogbook"] = .null },
+            "inLogbook is not nullable", error: "schema.null")
+        add(
+            "enum", "schema §2 common fields", collection: "flights", form: .stored, flightStored,
+            { $0["platform"] = .string("windows") },
+            "platform is android or ios", error: "schema.enum")
+        add(
+            "comments-too-long", "schema §3", collection: "flights", form: .stored, flightStored,
+            { $0["comments"] = .string(String(repeating: "x", count: 10_001)) }, "comments ≤ 10,000 characters",
+            error: "schema.max-chars")
+        add(
+            "track-preview-too-large", "schema §3", collection: "flights", form: .stored, flightStored,
+            { $0["trackPreview"] = .bytes(Data(count: 64_001)) }, "trackPreview ≤ 64 KB (pinned: 64,000 bytes)",
+            error: "schema.max-bytes")
+        add(
+            "igc-sha256-not-hex", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            { d in
+                var igc = d["igc"]?.mapValue ?? [:]
+                igc["sha256"] = .string("62A3995E")
+                d["igc"] = .map(igc)
+            }, "igc.sha256 is 64 lowercase hex characters", error: "schema.hex-length")
+        add(
+            "updated-at-client-time", "schema §2 common fields", collection: "flights", form: .write, flightWrite,
+            { $0["updatedAt"] = ts("2026-10-21T08:15:42.004Z") },
+            "in the write form updatedAt is the server-timestamp sentinel", error: "schema.server-timestamp")
+        add(
+            "sentinel-in-stored-form", "schema §2 common fields", collection: "flights", form: .stored, flightStored,
+            { $0["updatedAt"] = .serverTimestamp },
+            "a stored document has no sentinels", error: "value.sentinel-in-stored-form")
+        add(
+            "tombstone-keeps-fields", "schema §5.4", collection: "flights", form: .stored, tombstone,
+            { $0["comments"] = .string("stale") },
+            "a tombstone keeps only the common fields and deletedAt", error: "schema.tombstone")
+        add(
+            "tombstone-without-deleted-at", "schema §5.4", collection: "flights", form: .stored, tombstone,
+            { $0["deletedAt"] = .null },
+            "a tombstone carries deletedAt", error: "schema.tombstone")
+        add(
+            "date-string", "schema §2 recentCompetitions", collection: "recentCompetitions", form: .stored,
+            recentStored,
+            { $0["startDate"] = .string("25/07/2026") }, "calendar days are yyyy-MM-dd", error: "schema.date-string")
+        add(
+            "turnpoints-too-many", "schema §3", collection: "tasks", form: .stored, taskStored,
+            { d in
+                guard case .array(let tps)? = d["turnpoints"], let first = tps.first else { return }
+                d["turnpoints"] = .array(Array(repeating: first, count: 101))
+            }, "turnpoints ≤ 100", error: "schema.max-items")
+        add(
+            "zone-type", "schema §2 tasks", collection: "tasks", form: .stored, taskStored,
+            { d in
+                guard case .array(var tps)? = d["turnpoints"], var tp = tps.first?.mapValue,
+                    var zone = tp["zone"]?.mapValue
+                else { return }
+                zone["type"] = .string("symmetric")
+                tp["zone"] = .map(zone)
+                tps[0] = .map(tp)
+                d["turnpoints"] = .array(tps)
+            }, "a zone type is the CUP style integer, not its name", error: "schema.enum")
+        add(
+            "settings-unit-id", "schema §2 settings/synced", collection: "settings", form: .stored, settingsStored,
+            { d in
+                var v = d["values"]?.mapValue ?? [:]
+                v["speedUnit"] = .map(["v": .integer(2), "t": .integer(1), "d": .string("x")])
+                d["values"] = .map(v)
+            }, "units are unit ids, not iOS indexes", error: "schema.type")
+        add(
+            "settings-range", "schema §2 settings/synced", collection: "settings", form: .stored, settingsStored,
+            { d in
+                var v = d["values"]?.mapValue ?? [:]
+                v["flarmLoggerInterval"] = .map(["v": .integer(9), "t": .integer(1), "d": .string("x")])
+                d["values"] = .map(v)
+            }, "flarmLoggerInterval is 1…8 s", error: "schema.range")
+        add(
+            "storage-bytes-negative", "schema §2 users/{uid}", collection: "users", form: .write, profileWrite,
+            { $0["storageBytes"] = .integer(-5) }, "storageBytes is never negative", error: "schema.range")
+        add(
+            "storage-bytes-increment-double", "schema §2 users/{uid}", collection: "users", form: .write, profileWrite,
+            { $0["storageBytes"] = .increment(.double(1.5)) }, "storageBytes moves by an integer increment",
+            error: "schema.sentinel")
+        return VectorFile(
+            area: "invalid-documents", summary: "documents that each break one rule, named by its rule id", cases: cases
+        )
+    }
+}
