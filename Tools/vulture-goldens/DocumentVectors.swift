@@ -84,6 +84,25 @@ enum DocumentVectors {
                     note: "deleted: true, deletedAt and the common fields; every other field removed"))
         }
 
+        // An unknown content: contentHash written as null, never "" (schema §5.5), and no content map.
+        var pending = DocumentGoldens.mapFile.fixture
+        if var r = pending["record"]?.mapValue {
+            r["contentHash"] = .string("")
+            r["filename"] = .string("france.txt")
+            pending["record"] = .map(r)
+        }
+        pending["content"] = nil
+        for form in DocumentForm.allCases {
+            cases.append(
+                VectorDefinition(
+                    id: "required.encode.map-file-content-unknown.\(form.rawValue)", section: "schema §5.5",
+                    op: "encode",
+                    input: .map([
+                        "collection": .string("mapFiles"), "form": .string(form.rawValue), "fixture": .map(pending),
+                    ]),
+                    note: "a map file whose content is unknown: contentHash null, never \"\", and content null"))
+        }
+
         // Decoding with unknown fields: a reader keeps what it does not know (schema §2).
         func decode(
             _ id: String, _ golden: DocumentGoldenDefinition, _ extra: (inout [String: FirestoreValue]) -> Void,
