@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import VultureConformance
+import VultureSyncSchema
+
+/// The `vulture-conformance` executable as a user runs it: exit codes, lines, the closing summary.
+enum ConformanceCLI {
+    static let executable: String? = {
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance").path
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for path in [beside, root.appendingPathComponent(".build/debug/vulture-conformance").path]
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        return nil
+    }()
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try #require(executable))
+        p.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+@Suite(.enabled(if: ConformanceCLI.executable != nil, "vulture-conformance is not built"))
+struct CommandLineTests {
+    static func flightGolden() throws -> [String: FirestoreValue] {
+        try CanonicalJSON.decode(Data(contentsOf: GoldenSuite.defaultRoot.appendingPathComponent("schema/flight.json")))
+            .mapValue ?? [:]
+    }
+
+    @Test func mainCommandRunsTheSuite() throws {
+        let r = try ConformanceCLI.run([])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let last = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasSuffix(" passed, 0 failed"), "\(last)")
+    }
+
+    /// A Firestore REST rendering of the golden flight validates; mutated renderings do not.
+    @Test func validateRESTAcceptsTheGoldenFlightAndRejectsMutants() throws {
+        let golden = try Self.flightGolden()
+        guard case .string(let path)? = golden["path"], case .map(let stored)? = golden["stored"] else {
+            Issue.record("flight golden has no path or stored form")
+            return
+        }
+        let name = "projects/vulture-app-store/databases/(default)/documents/" + path
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func write(_ fields: [String: FirestoreValue], _ file: String) throws -> String {
+            let url = dir.appendingPathComponent(file)
+            try Data(try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(name: name, fields: fields))).write(to: url)
+            return url.path
+        }
+        let good = try write(stored, "flight.rest.json")
+        let ok = try ConformanceCLI.run(["validate", "--format", "rest", "--strict", good])
+        #expect(ok.status == 0, "\(ok.stdout)")
+        #expect(ok.stdout == "1 passed, 0 failed\n")
+
+        var integerDistance = stored
+        var summary = stored["summary"]?.mapValue ?? [:]
+        summary["optimizedDistance"] = .integer(512_437)
+        integerDistance["summary"] = .map(summary)
+        var misspelt = stored
+        misspelt["waterBalast"] = misspelt.removeValue(forKey: "waterBallast")
+        var missing = stored
+        missing.removeValue(forKey: "updatedBy")
+        let files = [
+            try write(integerDistance, "integer.rest.json"), try write(misspelt, "misspelt.rest.json"),
+            try write(missing, "missing.rest.json"),
+        ]
+        let bad = try ConformanceCLI.run(["validate", "--format", "rest", "--strict"] + files)
+        #expect(bad.status == 1)
+        let lines = bad.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("\(files[0]): /summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction (FlightSummary.optimizedDistance wants 1.0, not 1)"))
+        #expect(lines.contains("\(files[1]): /waterBalast: schema.unknown-field: the schema has no field \"waterBalast\" here; did you mean waterBallast?"))
+        #expect(lines.contains("\(files[2]): /updatedBy: schema.missing-field: CommonFields.updatedBy (string) is required"))
+        #expect(lines.last == "0 passed, 3 failed")
+    }
+
+    @Test func validateReportsSyntaxErrorsWithPositionAndUsageErrorsWithTwo() throws {
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("broken.json")
+        try Data("{\n  \"schema\": 1,\n  \"schema\": 2\n}\n".utf8).write(to: file)
+        let r = try ConformanceCLI.run(["validate", "--collection", "flights", file.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.hasPrefix("\(file.path):3:3: /schema: json.duplicate-key: duplicate key \"schema\""))
+        let usage = try ConformanceCLI.run(["validate", "--form", "sideways", file.path])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.hasPrefix("vulture-conformance validate: --form is write or stored"))
+        let missing = try ConformanceCLI.run(["validate", dir.appendingPathComponent("absent.json").path])
+        #expect(missing.status == 2)
+    }
+
+    /// `check DIR` over output files named as the goldens: the golden flight passes, a changed one fails.
+    @Test func checkComparesOutputFilesWithTheGoldens() throws {
+        let golden = try Self.flightGolden()
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("schema"), withIntermediateDirectories: true)
+        var output: [String: FirestoreValue] = ["path": golden["path"]!, "write": golden["write"]!, "stored": golden["stored"]!]
+        try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.json"))
+        let ok = try ConformanceCLI.run(["check", dir.path])
+        #expect(ok.status == 0, "\(ok.stdout)")
+        #expect(ok.stdout.split(separator: "\n").last.map(String.init)?.hasPrefix("2 passed, 0 failed, ") == true, "\(ok.stdout)")
+
+        var write = golden["write"]!.mapValue!
+        write["updatedAt"] = golden["stored"]!.mapValue!["updatedAt"]
+        output["write"] = .map(write)
+        try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.json"))
+        let junit = dir.appendingPathComponent("junit.xml")
+        let bad = try ConformanceCLI.run(["check", dir.path, "--junit", junit.path])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("FAIL required.schema.flight.write"))
+        #expect(bad.stdout.contains("must be the server-timestamp sentinel"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<testcase classname=\"required.schema.flight\" name=\"required.schema.flight.write\""))
+        #expect(xml.contains("<failure message="))
+    }
+
+    @Test func runSelectsOneCaseAndWritesAReport() throws {
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("report.json")
+        let r = try ConformanceCLI.run(["--test", "required.ids.homebase.trim", "--report", report.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("1 passed, 0 failed\n"))
+        let json = try CanonicalJSON.decode(Data(contentsOf: report))
+        #expect(json[fieldPath: "summary.passed"] == .integer(1))
+        let unknown = try ConformanceCLI.run(["--test", "required.ids.homebase"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no case required.ids.homebase; cases near it: required.ids.homebase.plain"))
+    }
+}
