@@ -9,7 +9,7 @@ enum GoldenFiles {
     }
 
     static func all() -> All {
-        All(vectors: [IdVectors.file, BlobVectors.file])
+        All(vectors: [IdVectors.file, BlobVectors.file, SettingsVectors.file])
     }
 
     struct DefinitionError: Error, CustomStringConvertible {
