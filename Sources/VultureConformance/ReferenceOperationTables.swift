@@ -4,6 +4,6 @@ extension ReferenceImplementation {
     /// Operation tables beyond ids, blobs and validation: documents (encode, merge payloads,
     /// tombstones, decoding) and settings. Each table lives in its own file.
     static func extraTables(schema: SyncSchema?) -> [[String: Operation]] {
-        [DocumentOperations.table(schema: schema)]
+        [DocumentOperations.table(schema: schema), SettingsOperations.table(schema: schema)]
     }
 }

@@ -12,7 +12,10 @@ enum GoldenFiles {
     static func all() -> All {
         All(
             documents: DocumentGoldens.all,
-            vectors: [IdVectors.file, BlobVectors.file, DocumentVectors.file, InvalidDocumentVectors.file])
+            vectors: [
+                IdVectors.file, BlobVectors.file, DocumentVectors.file, InvalidDocumentVectors.file,
+                SettingsVectors.file,
+            ])
     }
 
     /// The canonical bytes of a document golden: its fixture encoded by the reference in both forms.

@@ -1,0 +1,212 @@
+import Foundation
+import VultureSyncSchema
+
+/// settings/synced: the iOS key-value store ↔ cloud values by the key and unit tables
+/// (schema §2 settings/synced), entry times, and the per-key merge (schema §5.3, §5.5).
+enum SettingsVectors {
+    static let section = "schema §2 settings/synced"
+    static let pinned = "schema §2 settings/synced (pinned)"
+
+    static func entry(_ v: FirestoreValue, _ t: Int64, _ d: String) -> FirestoreValue {
+        .map(["v": v, "t": .integer(t), "d": .string(d)])
+    }
+
+    static var file: VectorFile {
+        var cases: [VectorDefinition] = []
+        func fromIOS(
+            _ id: String, _ kvs: [String: FirestoreValue], changedAt: [String: FirestoreValue] = [:],
+            section: String = section, _ note: String, error: String? = nil
+        ) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.settings.\(id)", section: section, op: "settings.fromIOS",
+                    input: .map(["kvs": .map(kvs), "changedAt": .map(changedAt), "deviceId": .string("ios-device-1")]),
+                    note: note, expectedError: error))
+        }
+        func toIOS(
+            _ id: String, _ values: FirestoreValue, section: String = section, _ note: String, error: String? = nil
+        ) {
+            cases.append(
+                VectorDefinition(
+                    id: "required.settings.\(id)", section: section, op: "settings.toIOS",
+                    input: .map(["values": values]), note: note, expectedError: error))
+        }
+        func merge(_ id: String, _ local: [String: FirestoreValue], _ remote: [String: FirestoreValue], _ note: String)
+        {
+            cases.append(
+                VectorDefinition(
+                    id: "required.settings.merge.\(id)",
+                    section: id == "tie-goes-to-cloud" ? "schema §5.5" : "schema §5.3",
+                    op: "settings.merge", input: .map(["local": .map(local), "remote": .map(remote)]), note: note))
+        }
+
+        // iOS → cloud.
+        fromIOS(
+            "defaults.empty-store", [:],
+            "an empty iOS store gives all 42 keys their fresh-install defaults with t = 0, so any cloud value wins")
+        fromIOS(
+            "enum.raw-values",
+            [
+                "VultureAnnotationStyle": .integer(2), "VultureMapStyle": .integer(3),
+                "VultureTrackOptimization": .integer(0),
+            ],
+            changedAt: ["VultureAnnotationStyle": .integer(1_790_000_000_000)],
+            "iOS Int raw values are written as case names (delta, streets, out); only the changed key carries a t")
+        fromIOS(
+            "enum.map-style-adaptive", ["VultureMapStyle": .integer(0)],
+            "MapStyle adaptive is raw 0 in iCloud and an absent key locally; both read as \"adaptive\"")
+        fromIOS(
+            "enum.unknown-raw-value",
+            ["VultureTrackOptimization": .integer(9), "VultureAnnotationStyle": .integer(-1)],
+            "an unknown enum raw value falls back to the key's default (fiveTurnpoints, glider)")
+        fromIOS(
+            "unit.indexes",
+            [
+                "VultureSkySightWindSpeedUnit": .integer(2), "VultureSkySightVerticalSpeedUnit": .integer(2),
+                "VultureSkySightAltitudeUnit": .integer(1), "VultureSpeedUnit": .integer(1),
+                "VultureDistanceUnit": .integer(2), "VultureTemperatureUnit": .integer(1),
+            ],
+            "iOS stores unit indexes, the cloud unit ids: kt, fts, ft, mph, nm, fahrenheit")
+        fromIOS(
+            "unit.unknown-index", ["VultureSpeedUnit": .integer(7), "VultureSkySightAltitudeUnit": .integer(-1)],
+            "an unknown unit index falls back to the first unit (kph, m)")
+        fromIOS(
+            "home-base.three-keys",
+            [
+                "VultureHomebaseName": .string("Saint-Hubert"), "VultureHomebaseLatitude": .double(50.0367),
+                "VultureHomebaseLongitude": .double(5.4042),
+            ],
+            changedAt: [
+                "VultureHomebaseName": .integer(1_790_000_000_000),
+                "VultureHomebaseLatitude": .integer(1_790_000_000_500),
+                "VultureHomebaseLongitude": .integer(1_790_000_000_250),
+            ],
+            "three iOS keys form one {name, latitude, longitude}; its t is the latest of the three")
+        fromIOS(
+            "home-base.none", ["VultureHomebaseName": .string(""), "VultureHomebaseLatitude": .double(50.0)],
+            changedAt: ["VultureHomebaseName": .integer(1_790_000_000_000)],
+            "an empty home base name means no home base: null")
+        fromIOS(
+            "zone.seven-keys",
+            [
+                "VultureWaypointZoneType": .integer(0), "VultureWaypointZoneLine": .boolean(false),
+                "VultureWaypointZoneR1": .double(500), "VultureWaypointZoneA1": .double(180),
+                "VultureWaypointZoneR2": .double(10_000), "VultureWaypointZoneA2": .double(45),
+                "VultureWaypointZoneA12": .double(120),
+            ],
+            changedAt: [
+                "VultureWaypointZoneR1": .integer(1_790_000_000_000),
+                "VultureWaypointZoneA12": .integer(1_790_000_009_000),
+            ],
+            "seven iOS keys form {type, isLine, r1, a1, r2, a2, a12}, type the CUP style integer; t is the latest")
+        fromIOS(
+            "zone.partial", ["VultureWaypointFinishZoneR1": .double(3000)], section: pinned,
+            "pinned: a zone field whose iOS key is missing takes the key's default zone's value")
+        fromIOS(
+            "show-track.both-rows", ["VultureShowTrack": .boolean(false), "VultureIsTrackVisible": .boolean(true)],
+            changedAt: [
+                "VultureShowTrack": .integer(1_790_000_000_000), "VultureIsTrackVisible": .integer(1_790_000_005_000),
+            ],
+            "VultureShowTrack is written to showOptimizedTrack and isInFlightCurrentTrackVisible, both with its t; "
+                + "VultureIsTrackVisible is never read on the way up")
+        fromIOS(
+            "range.clamp",
+            [
+                "VultureFlarmLoggerInterval": .integer(12), "VultureSkySightOverlayOpacity": .double(0.05),
+                "VultureWaypointStartZoneR1": .double(1049), "VultureWaypointStartZoneA1": .double(200),
+            ],
+            section: pinned,
+            "pinned: out-of-range values are clamped (interval 1…8 → 8, opacity 0.1…1.0 → 0.1, a1 0…180 → 180) and "
+                + "zone radii rounded to their 100 m step (1049 → 1000)")
+        fromIOS(
+            "bridging.nsnumber",
+            [
+                "VulturePinned": .integer(1), "VultureFlarmLoggerInterval": .double(6.0),
+                "VultureSkySightOverlayOpacity": .double(Double(Float(0.3))), "VultureDistanceUnit": .double(2.0),
+                "VultureDeclaredPilot": .integer(5),
+            ],
+            section: pinned,
+            "pinned: NSNumber bridging (1 → true, 6.0 → 6, 2.0 → index 2 nm); a Float opacity is read as its "
+                + "shortest decimal (0.3); a string key holding a number takes its default")
+        fromIOS(
+            "times.changed-at-not-integer", [:], changedAt: ["VulturePinned": .string("yesterday")],
+            "changedAt holds epoch milliseconds as integers", error: "input.shape")
+
+        // Cloud → iOS.
+        toIOS(
+            "to-ios.enums-and-units",
+            .map([
+                "sport": .string("parapente"), "mapStyle": .string("adaptive"),
+                "trackOptimization": .string("triangle"),
+                "speedUnit": .string("kt"), "verticalSpeedUnit": .string("fts"),
+            ]),
+            "case names go back to iOS raw values (adaptive as 0, the iCloud form) and unit ids to indexes")
+        toIOS(
+            "to-ios.unknown-unit-and-case",
+            .map(["distanceUnit": .string("furlong"), "mapStyle": .string("hybrid")]),
+            "an unknown unit id falls back to index 0, an unknown case to the key's default")
+        toIOS(
+            "to-ios.home-base",
+            .map([
+                "homeBase": .map([
+                    "name": .string("Aachen Merzbrück"), "latitude": .double(50.8231), "longitude": .double(6.1864),
+                ])
+            ]),
+            "the home base map goes back to three iOS keys")
+        toIOS(
+            "to-ios.home-base-null", .map(["homeBase": .null]),
+            "no home base goes back as an empty name; the coordinates are left alone")
+        toIOS(
+            "to-ios.zone",
+            .map([
+                "startZone": .map([
+                    "type": .integer(4), "isLine": .boolean(true), "r1": .double(2000), "a1": .double(90),
+                    "r2": .double(0), "a2": .double(0), "a12": .double(0),
+                ])
+            ]),
+            "a zone goes back to seven iOS keys")
+        toIOS(
+            "to-ios.show-track",
+            .map(["showOptimizedTrack": .boolean(false), "isInFlightCurrentTrackVisible": .boolean(true)]),
+            section: pinned,
+            "VultureShowTrack is read from showOptimizedTrack only; isInFlightCurrentTrackVisible goes to "
+                + "VultureIsTrackVisible (pin showTrackPull)")
+        toIOS(
+            "to-ios.values-not-map", .string("sport"), "values is a map of key ids", error: "input.shape")
+
+        // Merge.
+        let t0: Int64 = 1_790_000_000_000
+        merge(
+            "larger-t-wins",
+            [
+                "sport": entry(.string("delta"), t0 + 500, "ios-device-1"),
+                "isPinned": entry(.boolean(true), t0, "ios-device-1"),
+            ],
+            [
+                "sport": entry(.string("glider"), t0, "android-2"),
+                "isPinned": entry(.boolean(false), t0 + 1, "android-2"),
+            ],
+            "per key the larger t wins: sport from local, isPinned from the cloud")
+        merge(
+            "tie-goes-to-cloud", ["speedUnit": entry(.string("kt"), t0, "ios-device-1")],
+            ["speedUnit": entry(.string("mph"), t0, "android-2")],
+            "the same t with different values: the cloud value is applied, so every device converges")
+        merge(
+            "untouched-local-loses",
+            [
+                "mapStyle": entry(.string("adaptive"), 0, "ios-device-1"),
+                "showWind": entry(.boolean(true), 0, "ios-device-1"),
+            ],
+            [
+                "mapStyle": entry(.string("satellite"), t0, "android-2"),
+                "showWind": entry(.boolean(false), 0, "android-2"),
+            ],
+            "a local value never changed by the user has t = 0 and loses to any cloud value, even one with t = 0")
+        merge(
+            "one-side-only", ["declaredPilot": entry(.string("Ann"), t0, "ios-device-1")],
+            ["isPinned": entry(.boolean(true), t0, "android-2")],
+            "a key on one side only is kept")
+        return VectorFile(
+            area: "settings", summary: "settings/synced: iOS key-value store ↔ cloud values, merge", cases: cases)
+    }
+}
