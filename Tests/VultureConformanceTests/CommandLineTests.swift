@@ -6,7 +6,8 @@ import VultureSyncSchema
 /// The `vulture-conformance` executable as a user runs it: exit codes, lines, the closing summary.
 enum ConformanceCLI {
     static let executable: String? = {
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance").path
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
+            .path
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         for path in [beside, root.appendingPathComponent(".build/debug/vulture-conformance").path]
@@ -64,7 +65,8 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         func write(_ fields: [String: FirestoreValue], _ file: String) throws -> String {
             let url = dir.appendingPathComponent(file)
-            try Data(try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(name: name, fields: fields))).write(to: url)
+            try Data(try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(name: name, fields: fields))).write(
+                to: url)
             return url.path
         }
         let good = try write(stored, "flight.rest.json")
@@ -87,9 +89,17 @@ struct CommandLineTests {
         let bad = try ConformanceCLI.run(["validate", "--format", "rest", "--strict"] + files)
         #expect(bad.status == 1)
         let lines = bad.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("\(files[0]): /summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction (FlightSummary.optimizedDistance wants 1.0, not 1)"))
-        #expect(lines.contains("\(files[1]): /waterBalast: schema.unknown-field: the schema has no field \"waterBalast\" here; did you mean waterBallast?"))
-        #expect(lines.contains("\(files[2]): /updatedBy: schema.missing-field: CommonFields.updatedBy (string) is required"))
+        #expect(
+            lines.contains(
+                "\(files[0]): /summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction (FlightSummary.optimizedDistance wants 1.0, not 1)"
+            ))
+        #expect(
+            lines.contains(
+                "\(files[1]): /waterBalast: schema.unknown-field: the schema has no field \"waterBalast\" here; did you mean waterBallast?"
+            ))
+        #expect(
+            lines.contains("\(files[2]): /updatedBy: schema.missing-field: CommonFields.updatedBy (string) is required")
+        )
         #expect(lines.last == "0 passed, 3 failed")
     }
 
@@ -113,12 +123,17 @@ struct CommandLineTests {
         let golden = try Self.flightGolden()
         let dir = try ConformanceCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("schema"), withIntermediateDirectories: true)
-        var output: [String: FirestoreValue] = ["path": golden["path"]!, "write": golden["write"]!, "stored": golden["stored"]!]
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("schema"), withIntermediateDirectories: true)
+        var output: [String: FirestoreValue] = [
+            "path": golden["path"]!, "write": golden["write"]!, "stored": golden["stored"]!,
+        ]
         try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.json"))
         let ok = try ConformanceCLI.run(["check", dir.path])
         #expect(ok.status == 0, "\(ok.stdout)")
-        #expect(ok.stdout.split(separator: "\n").last.map(String.init)?.hasPrefix("2 passed, 0 failed, ") == true, "\(ok.stdout)")
+        #expect(
+            ok.stdout.split(separator: "\n").last.map(String.init)?.hasPrefix("2 passed, 0 failed, ") == true,
+            "\(ok.stdout)")
 
         var write = golden["write"]!.mapValue!
         write["updatedAt"] = golden["stored"]!.mapValue!["updatedAt"]
