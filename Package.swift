@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
+        .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
         .executable(name: "vulture-goldens", targets: ["vulture-goldens"]),
         .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
@@ -37,6 +38,11 @@ let package = Package(
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
+            dependencies: ["VultureConformance", "VultureSyncSchema"]
+        ),
+        // The reference implementation served over the testee protocol.
+        .executableTarget(
+            name: "vulture-reference-testee",
             dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
         // Writes and checks Goldens/ from the case definitions and the reference implementation.
