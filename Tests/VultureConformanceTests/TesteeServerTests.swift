@@ -10,11 +10,18 @@ import VultureSyncSchema
 
     @Test func handshakeCaseAndStop() {
         var s = Self.server()
-        #expect(s.handle(line: #"{"type": "start", "protocolVersion": 1, "suiteVersion": "0.1.0"}"#).reply
-            == #"{"implementation": "ref", "protocolVersion": 1, "type": "started"}"#)
-        let answer = s.handle(line: #"{"type": "case", "seq": 7, "case": "x", "op": "id.homebase", "input": {"name": " KLIPPENECK "}}"#)
-        #expect(answer.reply == #"{"output": "a4f7eaa79c7ead6b00e1875d70d7190baf681022d988e0ef2ed02d85a70e3792", "seq": 7}"#)
-        let rejection = s.handle(line: #"{"type": "case", "seq": 8, "case": "x", "op": "id.recentCompetition", "input": {"competitionId": "a/b"}}"#)
+        #expect(
+            s.handle(line: #"{"type": "start", "protocolVersion": 1, "suiteVersion": "0.1.0"}"#).reply
+                == #"{"implementation": "ref", "protocolVersion": 1, "type": "started"}"#)
+        let answer = s.handle(
+            line: #"{"type": "case", "seq": 7, "case": "x", "op": "id.homebase", "input": {"name": " KLIPPENECK "}}"#)
+        #expect(
+            answer.reply == #"{"output": "a4f7eaa79c7ead6b00e1875d70d7190baf681022d988e0ef2ed02d85a70e3792", "seq": 7}"#
+        )
+        let rejection = s.handle(
+            line:
+                #"{"type": "case", "seq": 8, "case": "x", "op": "id.recentCompetition", "input": {"competitionId": "a/b"}}"#
+        )
         #expect(rejection.reply?.hasPrefix(#"{"error": {"code": "id.contains-slash""#) == true)
         let unknown = s.handle(line: #"{"type": "case", "seq": 9, "case": "x", "op": "no.such.op", "input": {}}"#)
         #expect(unknown.reply?.hasPrefix(#"{"seq": 9, "skipped": "#) == true)
