@@ -59,8 +59,14 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             throw TesteeError(message: "the testee closed its input before the start handshake")
         }
         guard let reply = lines?.next(timeout: timeout) else {
+            let exited = lines?.isClosed == true
+            if exited { p.waitUntilExit() }
+            let status = exited ? p.terminationStatus : 0
             terminate()
-            throw TesteeError(message: "the testee did not answer start within \(timeout) s")
+            throw TesteeError(
+                message: exited
+                    ? "the testee exited (status \(status)) before answering start; check the command `\(command)`"
+                    : "the testee did not answer start within \(timeout) s")
         }
         guard case .object(let m)? = try? StrictJSONReader.parse(Array(reply.utf8)).kind else {
             terminate()

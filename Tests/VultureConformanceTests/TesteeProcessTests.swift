@@ -108,7 +108,13 @@ let fakeTestee = #"""
     }
 
     @Test func testeeThatCannotStartIsAnError() {
-        let testee = TesteeProcess(command: "exit 1", timeout: 2, suiteVersion: "0.0.0")
-        #expect(throws: TesteeError.self) { try testee.start() }
+        let testee = TesteeProcess(command: "exit 3", timeout: 5, suiteVersion: "0.0.0")
+        let started = ContinuousClock.now
+        #expect {
+            try testee.start()
+        } throws: { error in
+            "\(error)" == "the testee exited (status 3) before answering start; check the command `exit 3`"
+        }
+        #expect(ContinuousClock.now - started < .seconds(4), "an exited testee is reported at once, not after the timeout")
     }
 }
