@@ -15,8 +15,10 @@ func bestTime(repetitions: Int = 5, _ body: () throws -> Void) rethrows -> Doubl
 /// One benchmark line: what, our throughput, the reference's, and their ratio (ours / reference).
 func report(_ what: String, bytes: Int, ours: Double, reference: Double, referenceName: String) {
     let mb = Double(bytes) / 1_000_000
-    let line = String(
-        format: "%-28@ ours %8.1f MB/s   %@ %8.1f MB/s   ratio %.2fx", what as NSString, mb / ours,
-        referenceName as NSString, mb / reference, reference / ours)
+    let label = what.padding(toLength: max(28, what.count), withPad: " ", startingAt: 0)
+    let line =
+        label
+        + String(format: " ours %8.1f MB/s   ", mb / ours) + referenceName
+        + String(format: " %8.1f MB/s   ratio %.2fx", mb / reference, reference / ours)
     print(line)
 }
