@@ -115,6 +115,7 @@ let fakeTestee = #"""
         } throws: { error in
             "\(error)" == "the testee exited (status 3) before answering start; check the command `exit 3`"
         }
-        #expect(ContinuousClock.now - started < .seconds(4), "an exited testee is reported at once, not after the timeout")
+        #expect(
+            ContinuousClock.now - started < .seconds(4), "an exited testee is reported at once, not after the timeout")
     }
 }
