@@ -131,14 +131,9 @@ public enum TypedComparison {
         }
     }
 
-    /// The candidate nearest to `name` within edit distance 2 (ties: the first in UTF-16 order), or nil.
+    /// The candidate nearest to `name` within edit distance 2, or nil; see ``EditDistance/nearest(_:among:)``.
     public static func nearest(_ name: String, among candidates: [String]) -> String? {
-        var best: (String, Int)? = nil
-        for c in candidates.sorted(by: CanonicalJSONWriter.utf16Precedes) where c != name {
-            let d = editDistance(name, c)
-            if d <= 2, best == nil || d < best!.1 { best = (c, d) }
-        }
-        return best?.0
+        EditDistance.nearest(name, among: candidates)
     }
 
     /// Optimal-string-alignment distance; see ``EditDistance/osa(_:_:)``.

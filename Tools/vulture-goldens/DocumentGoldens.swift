@@ -44,6 +44,11 @@ enum DocumentGoldens {
         static let takeoffAt = "2016-11-08T22:43:17Z"
         static let landingAt = "2016-11-09T04:43:01Z"
         static let duration: Int64 = 21_584
+        /// The fixture's blob: what the app measured when it reserved the upload.
+        static let igc: FirestoreValue = .map([
+            "sha256": .string(sha256), "sizeBytes": .integer(sizeBytes), "gzBytes": .integer(gzBytes),
+            "uploaded": .boolean(true),
+        ])
     }
 
     static var flight: DocumentGoldenDefinition {
@@ -79,10 +84,7 @@ enum DocumentGoldens {
             fixture: [
                 "context": context(client: "2026-10-21T08:15:42.004Z", server: "2026-10-21T08:15:43.512817Z"),
                 "record": .map(record),
-                "igc": .map([
-                    "sha256": .string(CorpusFlight.sha256), "sizeBytes": .integer(CorpusFlight.sizeBytes),
-                    "gzBytes": .integer(CorpusFlight.gzBytes), "uploaded": .boolean(true),
-                ]),
+                "igc": CorpusFlight.igc,
                 "source": .string("corpus " + CorpusFlight.file),
             ],
             note:
@@ -226,10 +228,7 @@ enum DocumentGoldens {
                     server: "2026-11-02T12:00:01.250Z",
                     deletedAt: "2026-11-02T12:00:00.500Z"),
                 "tombstone": .boolean(true),
-                "igc": .map([
-                    "sha256": .string(CorpusFlight.sha256), "sizeBytes": .integer(CorpusFlight.sizeBytes),
-                    "gzBytes": .integer(CorpusFlight.gzBytes), "uploaded": .boolean(true),
-                ]),
+                "igc": CorpusFlight.igc,
             ],
             note: "A delete is a full replace (not a merge) holding only the common fields, deleted and deletedAt.")
     }

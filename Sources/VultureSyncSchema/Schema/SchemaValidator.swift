@@ -180,7 +180,9 @@ public struct SchemaValidator: Sendable {
         guard checkUnknown else { return }
         for key in map.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) where byName[key] == nil {
             var message = "the schema has no field \"\(key)\" here"
-            if let near = Self.nearest(key, among: declared.map(\.name)) { message += "; did you mean \(near)?" }
+            if let near = EditDistance.nearest(key, among: declared.map(\.name)) {
+                message += "; did you mean \(near)?"
+            }
             out.append(
                 SchemaViolation(
                     pointer: JSONPointer.appending(pointer, key), rule: SchemaRule.unknownField.rawValue,
@@ -327,7 +329,9 @@ public struct SchemaValidator: Sendable {
                 SchemaViolation(
                     pointer: pointer, rule: SchemaRule.unknownSettingsKey.rawValue,
                     message: "the schema has no settings key \"\(key)\""
-                        + (Self.nearest(key, among: schema.settingsKeys.map(\.key)).map { "; did you mean \($0)?" }
+                        + (EditDistance.nearest(key, among: schema.settingsKeys.map(\.key)).map {
+                            "; did you mean \($0)?"
+                        }
                             ?? ""),
                     severity: options.strict ? .error : .warning))
         }
@@ -403,20 +407,21 @@ public struct SchemaValidator: Sendable {
         }
         return d <= CivilCalendar.daysInMonth(year: y, month: m)
     }
-
-    /// The candidate within edit distance 2 of `name`, nearest first, or nil.
-    static func nearest(_ name: String, among candidates: [String]) -> String? {
-        var best: (String, Int)? = nil
-        for c in candidates where c != name {
-            let d = EditDistance.osa(name, c)
-            if d <= 2, best == nil || d < best!.1 { best = (c, d) }
-        }
-        return best?.0
-    }
 }
 
 /// Edit distances between field names, for "did you mean …?" hints.
 public enum EditDistance {
+    /// The candidate within edit distance 2 of `name`, nearest first (ties: the first in UTF-16
+    /// order), or nil: the "did you mean …?" of reports.
+    public static func nearest(_ name: String, among candidates: [String]) -> String? {
+        var best: (String, Int)? = nil
+        for c in candidates.sorted(by: CanonicalJSONWriter.utf16Precedes) where c != name {
+            let d = osa(name, c)
+            if d <= 2, best == nil || d < best!.1 { best = (c, d) }
+        }
+        return best?.0
+    }
+
     /// Optimal-string-alignment distance (Levenshtein plus adjacent transposition) over Unicode scalars.
     public static func osa(_ a: String, _ b: String) -> Int {
         let x = Array(a.unicodeScalars)
