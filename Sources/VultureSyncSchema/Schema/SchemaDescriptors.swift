@@ -299,6 +299,7 @@ public struct SyncSchema: Sendable {
     public let mergeRules: [SchemaMergeRule]
     public let constants: [SchemaConstant]
     private let fieldsByOwner: [String: [SchemaField]]
+    private let documentFieldsByType: [String: [SchemaField]]
     private let enumsByName: [String: SchemaEnum]
 
     public init(
@@ -313,7 +314,15 @@ public struct SyncSchema: Sendable {
         self.unitTables = unitTables
         self.mergeRules = mergeRules
         self.constants = constants
-        self.fieldsByOwner = Dictionary(grouping: fields, by: \.owner)
+        let byOwner = Dictionary(grouping: fields, by: \.owner)
+        self.fieldsByOwner = byOwner
+        self.documentFieldsByType = Dictionary(
+            collections.map { c in
+                (
+                    c.documentType,
+                    (c.hasCommonFields ? byOwner[Self.commonFieldsOwner] ?? [] : []) + (byOwner[c.documentType] ?? [])
+                )
+            }, uniquingKeysWith: { a, _ in a })
         self.enumsByName = Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -325,8 +334,7 @@ public struct SyncSchema: Sendable {
 
     /// A document type's fields: the common fields first when its collection carries them.
     public func documentFields(of documentType: String) -> [SchemaField] {
-        let common = collection(documentType: documentType)?.hasCommonFields == true
-        return (common ? fields(of: Self.commonFieldsOwner) : []) + fields(of: documentType)
+        documentFieldsByType[documentType] ?? fields(of: documentType)
     }
 
     public func collection(documentType: String) -> SchemaCollection? {

@@ -158,44 +158,46 @@ public struct SchemaValidator: Sendable {
     }
 
     func checkMap(
-        _ map: [String: FirestoreValue], declared: [SchemaField], pointer: String, options: ValidationOptions,
+        _ map: [String: FirestoreValue], declared: [SchemaField], pointer: @autoclosure () -> String,
+        options: ValidationOptions,
         into out: inout [SchemaViolation], checkUnknown: Bool = true
     ) {
-        var byName: [String: SchemaField] = [:]
-        for f in declared { byName[f.name] = f }
+        var present = 0
         for f in declared {
-            let p = JSONPointer.appending(pointer, f.name)
             guard let v = map[f.name] else {
                 if f.isRequired && !options.mergeWrite {
                     let how = f.isNullable ? "; a field without a value is written as null (DESIGN.md §3)" : ""
                     out.append(
                         SchemaViolation(
-                            pointer: p, rule: SchemaRule.missingField.rawValue,
+                            pointer: JSONPointer.appending(pointer(), f.name), rule: SchemaRule.missingField.rawValue,
                             message: "\(f.owner).\(f.name) (\(f.type)) is required\(how)"))
                 }
                 continue
             }
-            checkField(v, field: f, pointer: p, options: options, into: &out)
+            present += 1
+            checkField(v, field: f, pointer: JSONPointer.appending(pointer(), f.name), options: options, into: &out)
         }
-        guard checkUnknown else { return }
-        for key in map.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) where byName[key] == nil {
+        // Every key is a declared field unless the map has more keys than declared fields found.
+        guard checkUnknown, present < map.count else { return }
+        let names = Set(declared.map(\.name))
+        for key in map.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) where !names.contains(key) {
             var message = "the schema has no field \"\(key)\" here"
             if let near = EditDistance.nearest(key, among: declared.map(\.name)) {
                 message += "; did you mean \(near)?"
             }
             out.append(
                 SchemaViolation(
-                    pointer: JSONPointer.appending(pointer, key), rule: SchemaRule.unknownField.rawValue,
+                    pointer: JSONPointer.appending(pointer(), key), rule: SchemaRule.unknownField.rawValue,
                     message: message, severity: options.strict ? .error : .warning))
         }
     }
 
     func checkField(
-        _ v: FirestoreValue, field f: SchemaField, pointer: String, options: ValidationOptions,
+        _ v: FirestoreValue, field f: SchemaField, pointer: @autoclosure () -> String, options: ValidationOptions,
         into out: inout [SchemaViolation]
     ) {
         func fail(_ rule: SchemaRule, _ message: String) {
-            out.append(SchemaViolation(pointer: pointer, rule: rule.rawValue, message: message))
+            out.append(SchemaViolation(pointer: pointer(), rule: rule.rawValue, message: message))
         }
         switch v {
         case .serverTimestamp, .increment, .delete:
@@ -227,21 +229,22 @@ public struct SchemaValidator: Sendable {
             return
         }
         checkValue(
-            v, type: f.type, limits: f.limits, label: "\(f.owner).\(f.name)", pointer: pointer, options: options,
+            v, type: f.type, limits: f.limits, label: "\(f.owner).\(f.name)", pointer: pointer(), options: options,
             into: &out)
     }
 
     func checkValue(
-        _ v: FirestoreValue, type: SchemaFieldType, limits: SchemaFieldLimits, label: String, pointer: String,
+        _ v: FirestoreValue, type: SchemaFieldType, limits: SchemaFieldLimits, label: @autoclosure () -> String,
+        pointer: @autoclosure () -> String,
         options: ValidationOptions, into out: inout [SchemaViolation], settingsKey: String? = nil
     ) {
         func fail(_ rule: SchemaRule, _ message: String) {
-            out.append(SchemaViolation(pointer: pointer, rule: rule.rawValue, message: message))
+            out.append(SchemaViolation(pointer: pointer(), rule: rule.rawValue, message: message))
         }
         func wrongType() {
-            var message = "\(label) is \(type), found \(v.typeName)"
+            var message = "\(label()) is \(type), found \(v.typeName)"
             switch (type, v) {
-            case (.double, .integer): message += "; write a double with a fraction (\(label) wants 1.0, not 1)"
+            case (.double, .integer): message += "; write a double with a fraction (\(label()) wants 1.0, not 1)"
             case (.integer, .double): message += "; write an integer without a fraction"
             default: break
             }
@@ -250,25 +253,25 @@ public struct SchemaValidator: Sendable {
         switch type {
         case .string:
             guard case .string(let s) = v else { return wrongType() }
-            checkString(s, limits: limits, label: label, fail: fail)
+            checkString(s, limits: limits, label: label(), fail: fail)
         case .boolean:
             guard case .boolean = v else { return wrongType() }
         case .integer:
             guard case .integer(let i) = v else { return wrongType() }
-            checkNumber(Double(i), limits: limits, label: label, fail: fail)
+            checkNumber(Double(i), limits: limits, label: label(), fail: fail)
         case .double:
             guard case .double(let d) = v else { return wrongType() }
-            checkNumber(d, limits: limits, label: label, fail: fail)
+            checkNumber(d, limits: limits, label: label(), fail: fail)
         case .timestamp:
             guard case .timestamp = v else { return wrongType() }
         case .bytes:
             guard case .bytes(let b) = v else { return wrongType() }
             if let max = limits.maxBytes, b.count > max {
-                fail(.maxBytes, "\(label) is \(b.count) bytes; at most \(max)")
+                fail(.maxBytes, "\(label()) is \(b.count) bytes; at most \(max)")
             }
         case .dateString:
             guard case .string(let s) = v else { return wrongType() }
-            if !Self.isCalendarDay(s) { fail(.dateString, "\(label) \"\(s)\" is not a calendar day yyyy-MM-dd") }
+            if !Self.isCalendarDay(s) { fail(.dateString, "\(label()) \"\(s)\" is not a calendar day yyyy-MM-dd") }
         case .settingValue:
             guard let key = settingsKey, let k = schema.settingsKey(key) else { return }
             if v == .null {
@@ -281,40 +284,41 @@ public struct SchemaValidator: Sendable {
                 l.maximum = r.upperBound
             }
             checkValue(
-                v, type: k.type, limits: l, label: "settings \(key)", pointer: pointer, options: options, into: &out)
+                v, type: k.type, limits: l, label: "settings \(key)", pointer: pointer(), options: options, into: &out)
         case .enumeration(let name):
             guard let e = schema.enumeration(named: name) else { return }
             if !e.cases.contains(where: { $0.cloudValue == v }) {
                 let allowed = e.cases.map { CanonicalJSON.compactString($0.cloudValue) }.joined(separator: ", ")
-                fail(.enumeration, "\(label) \(CanonicalJSON.compactString(v)) is not one of \(name): \(allowed)")
+                fail(.enumeration, "\(label()) \(CanonicalJSON.compactString(v)) is not one of \(name): \(allowed)")
             }
         case .unit(let name):
             guard case .string(let s) = v else { return wrongType() }
             if let t = schema.unitTable(named: name), !t.units.contains(s) {
-                fail(.unit, "\(label) \"\(s)\" is not a unit of \(name): \(t.units.joined(separator: ", "))")
+                fail(.unit, "\(label()) \"\(s)\" is not a unit of \(name): \(t.units.joined(separator: ", "))")
             }
         case .map(let owner):
             guard case .map(let m) = v else { return wrongType() }
-            checkMap(m, declared: schema.fields(of: owner), pointer: pointer, options: options, into: &out)
+            checkMap(m, declared: schema.fields(of: owner), pointer: pointer(), options: options, into: &out)
         case .array(let element):
             guard case .array(let a) = v else { return wrongType() }
             if let max = limits.maxItems, a.count > max {
-                fail(.maxItems, "\(label) has \(a.count) elements; at most \(max)")
+                fail(.maxItems, "\(label()) has \(a.count) elements; at most \(max)")
             }
             for (i, e) in a.enumerated() {
                 checkValue(
-                    e, type: element, limits: SchemaFieldLimits(), label: "\(label)[]",
-                    pointer: JSONPointer.appending(pointer, i), options: options, into: &out)
+                    e, type: element, limits: SchemaFieldLimits(), label: "\(label())[]",
+                    pointer: JSONPointer.appending(pointer(), i), options: options, into: &out)
             }
         case .dictionary(let element):
             guard case .map(let m) = v else { return wrongType() }
             for key in m.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) {
-                let p = JSONPointer.appending(pointer, key)
                 if element == .map("SettingsEntry") {
-                    checkSettingsEntry(m[key]!, key: key, pointer: p, options: options, into: &out)
+                    checkSettingsEntry(
+                        m[key]!, key: key, pointer: JSONPointer.appending(pointer(), key), options: options, into: &out)
                 } else {
                     checkValue(
-                        m[key]!, type: element, limits: limits, label: "\(label).\(key)", pointer: p, options: options,
+                        m[key]!, type: element, limits: limits, label: "\(label()).\(key)",
+                        pointer: JSONPointer.appending(pointer(), key), options: options,
                         into: &out)
                 }
             }
@@ -322,12 +326,13 @@ public struct SchemaValidator: Sendable {
     }
 
     func checkSettingsEntry(
-        _ v: FirestoreValue, key: String, pointer: String, options: ValidationOptions, into out: inout [SchemaViolation]
+        _ v: FirestoreValue, key: String, pointer: @autoclosure () -> String, options: ValidationOptions,
+        into out: inout [SchemaViolation]
     ) {
         if schema.settingsKey(key) == nil {
             out.append(
                 SchemaViolation(
-                    pointer: pointer, rule: SchemaRule.unknownSettingsKey.rawValue,
+                    pointer: pointer(), rule: SchemaRule.unknownSettingsKey.rawValue,
                     message: "the schema has no settings key \"\(key)\""
                         + (EditDistance.nearest(key, among: schema.settingsKeys.map(\.key)).map {
                             "; did you mean \($0)?"
@@ -338,55 +343,60 @@ public struct SchemaValidator: Sendable {
         guard case .map(let entry) = v else {
             out.append(
                 SchemaViolation(
-                    pointer: pointer, rule: SchemaRule.type.rawValue,
+                    pointer: pointer(), rule: SchemaRule.type.rawValue,
                     message: "a settings entry is a map {v, t, d}, found \(v.typeName)"))
             return
         }
         let declared = schema.fields(of: "SettingsEntry")
         var plain = entry
         plain.removeValue(forKey: "v")
-        checkMap(plain, declared: declared.filter { $0.name != "v" }, pointer: pointer, options: options, into: &out)
+        checkMap(plain, declared: declared.filter { $0.name != "v" }, pointer: pointer(), options: options, into: &out)
         guard let vField = declared.first(where: { $0.name == "v" }) else { return }
-        let p = JSONPointer.appending(pointer, "v")
         guard let value = entry["v"] else {
             if vField.isRequired && !options.mergeWrite {
                 out.append(
                     SchemaViolation(
-                        pointer: p, rule: SchemaRule.missingField.rawValue, message: "SettingsEntry.v is required"))
+                        pointer: JSONPointer.appending(pointer(), "v"), rule: SchemaRule.missingField.rawValue,
+                        message: "SettingsEntry.v is required"))
             }
             return
         }
         checkValue(
-            value, type: .settingValue, limits: SchemaFieldLimits(), label: "settings \(key)", pointer: p,
+            value, type: .settingValue, limits: SchemaFieldLimits(), label: "settings \(key)",
+            pointer: JSONPointer.appending(pointer(), "v"),
             options: options, into: &out, settingsKey: key)
     }
 
-    func checkString(_ s: String, limits: SchemaFieldLimits, label: String, fail: (SchemaRule, String) -> Void) {
+    func checkString(
+        _ s: String, limits: SchemaFieldLimits, label: @autoclosure () -> String, fail: (SchemaRule, String) -> Void
+    ) {
         if let max = limits.maxChars, s.unicodeScalars.count > max {
-            fail(.maxChars, "\(label) is \(s.unicodeScalars.count) characters (code points); at most \(max)")
+            fail(.maxChars, "\(label()) is \(s.unicodeScalars.count) characters (code points); at most \(max)")
         }
         if let max = limits.maxBytes, s.utf8.count > max {
-            fail(.maxBytes, "\(label) is \(s.utf8.count) UTF-8 bytes; at most \(max)")
+            fail(.maxBytes, "\(label()) is \(s.utf8.count) UTF-8 bytes; at most \(max)")
         }
         if let n = limits.hexLength {
             let isHex = s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
             if s.utf8.count != n || !isHex {
-                fail(.hexLength, "\(label) must be \(n) lowercase hex characters, found \"\(s.prefix(80))\"")
+                fail(.hexLength, "\(label()) must be \(n) lowercase hex characters, found \"\(s.prefix(80))\"")
             }
         }
     }
 
-    func checkNumber(_ d: Double, limits: SchemaFieldLimits, label: String, fail: (SchemaRule, String) -> Void) {
+    func checkNumber(
+        _ d: Double, limits: SchemaFieldLimits, label: @autoclosure () -> String, fail: (SchemaRule, String) -> Void
+    ) {
         if let min = limits.minimum, !(d >= min) {
-            fail(.range, "\(label) is \(ECMAScriptNumber.string(d)); at least \(ECMAScriptNumber.string(min))")
+            fail(.range, "\(label()) is \(ECMAScriptNumber.string(d)); at least \(ECMAScriptNumber.string(min))")
         }
         if let max = limits.maximum, !(d <= max) {
-            fail(.range, "\(label) is \(ECMAScriptNumber.string(d)); at most \(ECMAScriptNumber.string(max))")
+            fail(.range, "\(label()) is \(ECMAScriptNumber.string(d)); at most \(ECMAScriptNumber.string(max))")
         }
         if let step = limits.step, step > 0, d.isFinite, (d / step).rounded() * step != d {
             fail(
                 .range,
-                "\(label) is \(ECMAScriptNumber.string(d)); must be a multiple of \(ECMAScriptNumber.string(step))")
+                "\(label()) is \(ECMAScriptNumber.string(d)); must be a multiple of \(ECMAScriptNumber.string(step))")
         }
     }
 
