@@ -215,11 +215,28 @@ private struct Parser {
             guard isDigit(i) else { throw fail(.jsonSyntax, "an exponent must have a digit") }
             while isDigit(i) { i += 1 }
         }
-        let text = String(decoding: bytes[start..<i], as: UTF8.self)
         if integral {
-            if let v = Int64(text) { return JSONNode(.integer(v), offset: start) }
-            return JSONNode(.bigInteger(text), offset: start)
+            // Accumulate negatively so that Int64.min fits; overflow falls back to the text.
+            var v: Int64 = 0
+            var overflow = false
+            var k = bytes[start] == 0x2D ? start + 1 : start
+            while k < i {
+                let (m, o1) = v.multipliedReportingOverflow(by: 10)
+                let (d, o2) = m.subtractingReportingOverflow(Int64(bytes[k] &- 0x30))
+                if o1 || o2 {
+                    overflow = true
+                    break
+                }
+                v = d
+                k += 1
+            }
+            if !overflow {
+                if bytes[start] == 0x2D { return JSONNode(.integer(v), offset: start) }
+                if v != .min { return JSONNode(.integer(-v), offset: start) }
+            }
+            return JSONNode(.bigInteger(String(decoding: bytes[start..<i], as: UTF8.self)), offset: start)
         }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
         guard let d = Double(text) else { throw fail(.jsonSyntax, "malformed number \(text)", at: start) }
         return JSONNode(.double(d), offset: start)
     }
