@@ -10,28 +10,32 @@ public struct ConformanceRun: Sendable {
     /// Failed `recommended.*` cases, reported without failing the run.
     public var recommendedFailures: [String]
 
-    /// Counts for the closing line: expected failures count as skipped; failed counts unexpected
-    /// failures plus stale and unknown failure-list entries.
+    /// Counts for the closing line: expected failures count as skipped; a listed case that passed
+    /// (a stale entry) counts as failed, not passed; an entry that matches no case adds a failure.
     public var summary: RunSummary {
         var s = RunSummary()
+        let stale = Set(reconciliation.unexpectedPasses)
         for r in results {
             switch r.outcome {
-            case .passed: s.passed += 1
+            case .passed: if stale.contains(r.id) { s.failed += 1 } else { s.passed += 1 }
             case .skipped: s.skipped += 1
             case .failed: if expectedFailures.contains(r.id) { s.skipped += 1 } else { s.failed += 1 }
             }
         }
-        s.failed += reconciliation.unexpectedPasses.count + reconciliation.unknownEntries.count
+        s.failed += reconciliation.unknownEntries.count
         return s
     }
 
-    /// 0 when every required case passed or is listed, and the list is exact; 1 otherwise
-    /// (DESIGN.md §4).
+    /// 0 when every required case passed or is listed, the list is exact, and at least one case
+    /// passed (an implementation that skips everything is not conformant); 1 otherwise (DESIGN.md §4).
     public var exitStatus: Int32 {
         let required = reconciliation.unexpectedFailures.filter { !recommendedFailures.contains($0) }
-        return required.isEmpty && reconciliation.unexpectedPasses.isEmpty && reconciliation.unknownEntries.isEmpty
-            ? 0 : 1
+        let listExact = reconciliation.unexpectedPasses.isEmpty && reconciliation.unknownEntries.isEmpty
+        return required.isEmpty && listExact && !nothingPassed ? 0 : 1
     }
+
+    /// Cases ran and none passed.
+    public var nothingPassed: Bool { !results.isEmpty && !results.contains { $0.outcome.isPassed } }
 }
 
 /// Runs conformance cases against an implementation (DESIGN.md §4–§5).
@@ -70,7 +74,18 @@ public enum ConformanceRunner {
 
     /// Human-readable lines for a finished run: each unexpected failure with its differences,
     /// failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
+    public static func report(_ run: ConformanceRun, failureList: FailureList?) -> [String] {
+        report(run, failureListFile: failureList?.file, entries: failureList?.entries ?? [:])
+    }
+
+    /// ``report(_:failureList:)`` with only the list's file name (stale entries then lack line numbers).
     public static func report(_ run: ConformanceRun, failureListFile: String?) -> [String] {
+        report(run, failureListFile: failureListFile, entries: [:])
+    }
+
+    static func report(_ run: ConformanceRun, failureListFile: String?, entries: [String: Int]) -> [String] {
+        let failureList: FailureList? =
+            entries.isEmpty ? nil : FailureList(entries: entries, file: failureListFile ?? "")
         var lines: [String] = []
         for r in run.results {
             guard case .failed(let message, let differences) = r.outcome, !run.expectedFailures.contains(r.id) else {
@@ -81,10 +96,14 @@ public enum ConformanceRunner {
         }
         let file = failureListFile ?? "the failure list"
         for id in run.reconciliation.unexpectedPasses {
-            lines.append("STALE \(id): listed in \(file) but passed; remove the entry")
+            let at = failureList?.entries[id].map { "\(file):\($0)" } ?? file
+            lines.append("STALE \(at): \(id) is listed but passed; remove the entry")
         }
         for e in run.reconciliation.unknownEntries {
             lines.append("UNKNOWN \(file):\(e.line): \(e.id) matches no case")
+        }
+        if run.nothingPassed {
+            lines.append("no case passed: an implementation that skips or fails every case is not conformant")
         }
         if !run.expectedFailures.isEmpty {
             lines.append("\(run.expectedFailures.count) expected failure(s) listed in \(file), counted as skipped")

@@ -20,13 +20,16 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     private var stdin: FileHandle?
     private var lines: LineQueue?
     private var seq: Int64 = 0
+    private var ownGroup = false
+    /// The longest per-case timeout accepted, seconds (one day).
+    public static let maximumTimeout: Double = 86_400
 
     /// - Parameters:
     ///   - command: run with `/bin/sh -c`.
     ///   - timeout: seconds per case (and for the handshake).
     public init(command: String, timeout: Double = 10, suiteVersion: String) {
         self.command = command
-        self.timeout = timeout
+        self.timeout = timeout.isFinite ? min(max(timeout, 0.001), Self.maximumTimeout) : Self.maximumTimeout
         self.suiteVersion = suiteVersion
         signal(SIGPIPE, SIG_IGN)
     }
@@ -53,20 +56,28 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         }
         starts += 1
         process = p
+        // Foundation starts the child as the leader of its own process group; terminating the
+        // group also ends what the testee's shell started.
+        ownGroup = getpgid(p.processIdentifier) == p.processIdentifier
         stdin = input.fileHandleForWriting
         lines = LineQueue(reading: output.fileHandleForReading)
-        guard send(TesteeProtocol.startLine(suiteVersion: suiteVersion)) else {
-            throw TesteeError(message: "the testee closed its input before the start handshake")
-        }
-        guard let reply = lines?.next(timeout: timeout) else {
-            let exited = lines?.isClosed == true
-            if exited { p.waitUntilExit() }
-            let status = exited ? p.terminationStatus : 0
+        let sent = send(TesteeProtocol.startLine(suiteVersion: suiteVersion))
+        let reply: String
+        switch sent ? lines?.next(timeout: timeout) ?? .closed : .closed {
+        case .line(let text):
+            reply = text
+        case .invalidUTF8:
+            terminate()
+            throw TesteeError(message: "the testee's start answer is not UTF-8")
+        case .closed:
+            p.waitUntilExit()
+            let status = p.terminationStatus
             terminate()
             throw TesteeError(
-                message: exited
-                    ? "the testee exited (status \(status)) before answering start; check the command `\(command)`"
-                    : "the testee did not answer start within \(timeout) s")
+                message: "the testee exited (status \(status)) before answering start; check the command `\(command)`")
+        case .timeout:
+            terminate()
+            throw TesteeError(message: "the testee did not answer start within \(timeout) s")
         }
         guard case .object(let m)? = try? StrictJSONReader.parse(Array(reply.utf8)).kind else {
             terminate()
@@ -78,6 +89,13 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             throw TesteeError(
                 message:
                     "the testee refused the start (protocol version \(TesteeProtocol.version)): \(reply.prefix(300))")
+        }
+        guard case .integer(TesteeProtocol.version)? = m.first(where: { $0.key == "protocolVersion" })?.value.kind
+        else {
+            terminate()
+            throw TesteeError(
+                message: "the testee's started answer must carry \"protocolVersion\": \(TesteeProtocol.version), "
+                    + "the version it speaks: \(reply.prefix(300))")
         }
         if case .string(let name)? = m.first(where: { $0.key == "implementation" })?.value.kind {
             implementation = name
@@ -95,10 +113,19 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             terminate()
             return .broken("the testee crashed (its input is closed)")
         }
-        guard let reply = lines?.next(timeout: timeout) else {
-            let crashed = lines?.isClosed == true
+        let reply: String
+        switch lines?.next(timeout: timeout) ?? .closed {
+        case .line(let text):
+            reply = text
+        case .invalidUTF8:
             terminate()
-            return .broken(crashed ? "the testee crashed (exited without answering)" : "timeout after \(timeout) s")
+            return .broken("protocol: the answer line is not UTF-8")
+        case .closed:
+            terminate()
+            return .broken("the testee crashed (exited without answering)")
+        case .timeout:
+            terminate()
+            return .broken("timeout after \(timeout) s")
         }
         let answer = TesteeProtocol.parseAnswer(reply, seq: seq)
         if case .broken = answer { terminate() }
@@ -126,11 +153,16 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     }
 
     private func terminate() {
-        if let p = process, p.isRunning {
-            p.terminate()
-            let deadline = Date().addingTimeInterval(1)
-            while p.isRunning && Date() < deadline { usleep(5_000) }
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        if let p = process {
+            let pid = p.processIdentifier
+            let target = ownGroup ? -pid : pid
+            if p.isRunning {
+                kill(target, SIGTERM)
+                let deadline = Date().addingTimeInterval(0.3)
+                while p.isRunning && Date() < deadline { usleep(2_000) }
+            }
+            // The group may outlive its leader (a shell's children): end it whatever the leader did.
+            kill(target, SIGKILL)
         }
         try? stdin?.close()
         process = nil
@@ -145,11 +177,21 @@ public struct TesteeError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Lines read from a file handle on a background thread, waited for with a deadline.
+/// What waiting for a line gave.
+enum LineRead: Sendable, Equatable {
+    case line(String)
+    case invalidUTF8
+    case timeout
+    case closed
+}
+
+/// Lines read from a file handle on a background thread, waited for with a deadline. Scans each
+/// byte once, however long the line.
 final class LineQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var lines: [String] = []
-    private var buffer = Data()
+    private var lines: [LineRead] = []
+    private var buffer: [UInt8] = []
+    private var scanned = 0
     private(set) var isClosed = false
 
     init(reading handle: FileHandle) {
@@ -164,12 +206,19 @@ final class LineQueue: @unchecked Sendable {
                     self.condition.unlock()
                     return
                 }
-                self.buffer.append(chunk)
-                while let nl = self.buffer.firstIndex(of: 0x0A) {
-                    let lineData = self.buffer[self.buffer.startIndex..<nl]
-                    self.lines.append(String(decoding: lineData, as: UTF8.self))
-                    self.buffer.removeSubrange(self.buffer.startIndex...nl)
+                self.buffer.append(contentsOf: chunk)
+                var start = 0
+                while let nl = self.buffer[self.scanned...].firstIndex(of: 0x0A) {
+                    let bytes = self.buffer[start..<nl]
+                    self.lines.append(String(validating: bytes, as: UTF8.self).map(LineRead.line) ?? .invalidUTF8)
+                    start = nl + 1
+                    self.scanned = start
                 }
+                if start > 0 {
+                    self.buffer.removeFirst(start)
+                    self.scanned -= start
+                }
+                self.scanned = self.buffer.count
                 self.condition.broadcast()
                 self.condition.unlock()
             }
@@ -177,14 +226,15 @@ final class LineQueue: @unchecked Sendable {
         thread.start()
     }
 
-    /// The next line, or nil when none arrives within `timeout` seconds or the stream ended.
-    func next(timeout: Double) -> String? {
+    /// The next line, `.timeout` when none arrives within `timeout` seconds, `.closed` when the
+    /// stream ended.
+    func next(timeout: Double) -> LineRead {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while lines.isEmpty {
-            if isClosed { return nil }
-            if !condition.wait(until: deadline) { return lines.isEmpty ? nil : lines.removeFirst() }
+            if isClosed { return .closed }
+            if !condition.wait(until: deadline) { return lines.isEmpty ? .timeout : lines.removeFirst() }
         }
         return lines.removeFirst()
     }

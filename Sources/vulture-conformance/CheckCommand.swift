@@ -68,7 +68,7 @@ enum CheckCommand {
         var implementation = FileAnswers(answers: answers)
         let outcome = ConformanceRunner.run(suite.cases, on: &implementation, failureList: failureList)
         try SuiteCommand.writeReports(outcome, args: args, suiteVersion: suite.version)
-        for line in ConformanceRunner.report(outcome, failureListFile: failureList?.file) { print(line) }
+        for line in ConformanceRunner.report(outcome, failureList: failureList) { print(line) }
         return outcome.exitStatus
     }
 

@@ -62,7 +62,9 @@ enum SuiteCommand {
             let command = try args.requiredOption("testee")
             let timeout =
                 try args.option("timeout").map { text throws(UsageError) in
-                    guard let t = Double(text), t > 0 else { throw UsageError(message: "--timeout takes seconds > 0") }
+                    guard let t = Double(text), t > 0, t <= TesteeProcess.maximumTimeout else {
+                        throw UsageError(message: "--timeout takes seconds, more than 0 and at most 86400")
+                    }
                     return t
                 } ?? 10
             var process = TesteeProcess(command: command, timeout: timeout, suiteVersion: suite.version)
@@ -82,7 +84,7 @@ enum SuiteCommand {
                 suite.cases, on: &reference, failureList: failureList, only: only, progress: progress)
         }
         try writeReports(outcome, args: args, suiteVersion: suite.version)
-        for line in ConformanceRunner.report(outcome, failureListFile: failureList?.file) { print(line) }
+        for line in ConformanceRunner.report(outcome, failureList: failureList) { print(line) }
         return outcome.exitStatus
     }
 

@@ -102,8 +102,9 @@ let fakeTestee = #"""
         #expect(run.reconciliation.unexpectedPasses == ["required.echo.ok"])
         #expect(run.reconciliation.unknownEntries.map(\.id) == ["required.gone"])
         #expect(run.exitStatus == 1)
-        let lines = ConformanceRunner.report(run, failureListFile: "f.txt")
-        #expect(lines.last == "1 passed, 2 failed")
+        let lines = ConformanceRunner.report(run, failureList: list)
+        #expect(lines.contains("STALE f.txt:1: required.echo.ok is listed but passed; remove the entry"))
+        #expect(lines.last == "0 passed, 2 failed", "a stale entry's case counts as failed, once")
         #expect(lines.contains("UNKNOWN f.txt:2: required.gone matches no case"))
     }
 
@@ -117,5 +118,23 @@ let fakeTestee = #"""
         }
         #expect(
             ContinuousClock.now - started < .seconds(4), "an exited testee is reported at once, not after the timeout")
+    }
+
+    @Test func startedWithoutTheProtocolVersionIsRefused() {
+        let command =
+            #"python3 -c 'import sys; sys.stdin.readline(); print("{\"type\": \"started\"}", flush=True); sys.stdin.read()'"#
+        let testee = TesteeProcess(command: command, timeout: 5, suiteVersion: "0.0.0")
+        #expect {
+            try testee.start()
+        } throws: { "\($0)".hasPrefix("the testee's started answer must carry \"protocolVersion\": 1") }
+    }
+
+    @Test func skippingEveryCaseIsNotConformant() throws {
+        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        let run = ConformanceRunner.run([Self.c("required.skip", "skip", .output(.null))], on: &testee)
+        testee.stop()
+        #expect(run.summary.line == "0 passed, 0 failed, 1 skipped")
+        #expect(run.exitStatus == 1)
+        #expect(ConformanceRunner.report(run, failureList: nil).contains { $0.hasPrefix("no case passed") })
     }
 }
