@@ -1,4 +1,5 @@
 import Foundation
+import VultureSyncSchema
 
 /// A failure list: the case ids a testee is known to fail, one per line (DESIGN.md §5).
 ///
@@ -40,10 +41,13 @@ public struct FailureList: Sendable, Hashable {
     /// Reads a failure list file.
     /// - Throws: `FailureListError` when the file cannot be read or is malformed.
     public static func load(path: String) throws -> FailureList {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FailureListError(file: path, line: nil, message: "cannot read the failure list")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.bytes(atPath: path)
+        } catch {
+            throw FailureListError(file: path, line: nil, message: "\(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FailureListError(file: path, line: nil, message: "the failure list is not UTF-8")
         }
         return try FailureList(text: text, file: path)

@@ -37,8 +37,9 @@ enum SuiteCommand {
         _ = try args.positionals()
         let suite = try loadSuite(args.option("goldens"))
         let failureList = try args.option("failure-list").map { path in
-            do { return try FailureList.load(path: path) } catch { throw UsageError(message: "\(error)") }
+            do { return try FailureList.load(path: path) } catch { throw IOFailure(message: "\(error)") }
         }
+        try checkReportPaths(args)
         let selected = args.values("test")
         let known = Set(suite.cases.map(\.id))
         if let unknown = selected.first(where: { !known.contains($0) }) {
@@ -112,9 +113,21 @@ enum SuiteCommand {
 
     static func write(_ text: String, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try FileContents.write(Array(text.utf8), toPath: path)
         } catch {
-            throw IOFailure(message: "cannot write \(path): \(error.localizedDescription)")
+            throw IOFailure(message: "\(error)")
+        }
+    }
+
+    /// Fails before a run, not after it, when a report cannot be written.
+    static func checkReportPaths(_ args: CommandLineArguments) throws {
+        for option in ["junit", "report"] {
+            guard let path = args.option(option) else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw IOFailure(message: "--\(option) \(path) is a directory; give a file path")
+            }
+            try write("", to: path)
         }
     }
 }

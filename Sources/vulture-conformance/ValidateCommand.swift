@@ -18,8 +18,15 @@ enum ValidateCommand {
           --strict      a field the schema does not know is an error, not a warning
           --merge       the document is a merge write (only changed fields plus the common fields)
 
-        Exit status: 0 every file valid (warnings allowed), 1 a violation, 2 usage or I/O error.
-        The last line is `N passed, N failed` (files).
+        Reader errors (not JSON, not canonical typed JSON, not a REST Document) also name
+        LINE:COLUMN after FILE. For --format rest the pointers point into the REST file
+        (/fields/summary/mapValue/fields/…), and the document name is checked too: its
+        collection, and the id the deterministic id rules give (schema §4).
+        --merge implies --form write.
+
+        Exit status: 0 every file valid (warnings allowed), 1 a violation, 2 usage error or a file
+        that cannot be read (the others are still checked). The last line is
+        `N passed, N failed[, N skipped]` (files; unreadable files count as skipped).
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -30,69 +37,113 @@ enum ValidateCommand {
             return 0
         }
         guard !args.positionals.isEmpty else { throw UsageError(message: "give at least one FILE") }
-        guard let form = DocumentForm(rawValue: args.option("form") ?? "stored") else {
+        let merge = args.flag("merge")
+        guard let form = DocumentForm(rawValue: args.option("form") ?? (merge ? "write" : "stored")) else {
             throw UsageError(message: "--form is write or stored")
+        }
+        if merge && form == .stored {
+            throw UsageError(message: "a merge write is write form: --merge goes with --form write")
         }
         let format = args.option("format") ?? "canonical"
         guard format == "canonical" || format == "rest" else {
             throw UsageError(message: "--format is canonical or rest")
         }
         let schema = SyncSchema.vulture
-        if let name = args.option("collection"), schema.collection(named: name) == nil {
-            throw UsageError(
-                message: "unknown collection \(name); one of \(schema.collections.map(\.name).joined(separator: ", "))")
+        let named = try args.option("collection").map { name throws(UsageError) in
+            guard let c = schema.collection(named: name) else {
+                throw UsageError(
+                    message:
+                        "unknown collection \(name); one of \(schema.collections.map(\.name).joined(separator: ", "))")
+            }
+            return c
         }
         if format == "rest" && form == .write {
             throw UsageError(message: "a Firestore REST Document is stored form; --format rest goes with --form stored")
         }
         let validator = SchemaValidator(schema: schema)
-        let options = ValidationOptions(form: form, strict: args.flag("strict"), mergeWrite: args.flag("merge"))
+        let options = ValidationOptions(form: form, strict: args.flag("strict"), mergeWrite: merge)
         var summary = RunSummary()
+        var unreadable = 0
         for file in args.positionals {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw IOFailure(message: "cannot read \(file)")
-            }
-            var lines: [String] = []
-            var failed = false
+            let bytes: [UInt8]
             do {
-                let fields: [String: FirestoreValue]
-                var path: String? = nil
-                if format == "rest" {
-                    let document = try FirestoreRESTJSON.decodeDocument([UInt8](data), file: file)
-                    fields = document.fields
-                    path = document.name
-                } else {
-                    let value = try CanonicalJSON.decode([UInt8](data), file: file, form: form)
-                    guard case .map(let m) = value else {
-                        throw SchemaInputError(
-                            rule: .restShape, pointer: "",
-                            message: "a document is a map of fields, found \(value.typeName)",
-                            file: file)
-                    }
-                    fields = m
-                }
-                let documentType =
-                    args.option("collection").flatMap { schema.collection(named: $0)?.documentType }
-                    ?? validator.inferDocumentType(fields: fields, path: path)
-                if let documentType {
-                    for v in validator.validate(fields, documentType: documentType, options: options) {
-                        lines.append("\(file): \(v)")
-                        if v.severity == .error { failed = true }
-                    }
-                } else {
-                    lines.append(
-                        "\(file): /: \(SchemaRule.collection.rawValue): cannot tell the collection from the fields; "
-                            + "give --collection")
-                    failed = true
-                }
-            } catch let e as SchemaInputError {
-                lines.append(e.description)
-                failed = true
+                bytes = try FileContents.bytes(atPath: file)
+            } catch {
+                printError("vulture-conformance validate: \(error)")
+                unreadable += 1
+                continue
             }
-            for line in lines { print(line) }
-            if failed { summary.failed += 1 } else { summary.passed += 1 }
+            let lines = check(bytes, file: file, format: format, named: named, validator: validator, options: options)
+            for line in lines.text { print(line) }
+            if lines.failed { summary.failed += 1 } else { summary.passed += 1 }
         }
+        if unreadable > 0 { summary.skipped = unreadable }
         print(summary.line)
-        return summary.failed == 0 ? 0 : 1
+        return unreadable > 0 ? 2 : summary.failed == 0 ? 0 : 1
+    }
+
+    /// The violation lines of one file, and whether any is an error.
+    static func check(
+        _ bytes: [UInt8], file: String, format: String, named: SchemaCollection?, validator: SchemaValidator,
+        options: ValidationOptions
+    ) -> (text: [String], failed: Bool) {
+        var lines: [String] = []
+        var failed = false
+        func add(_ v: SchemaViolation, pointer: String) {
+            var shown = v
+            shown.pointer = pointer
+            lines.append("\(file): \(shown)")
+            if v.severity == .error { failed = true }
+        }
+        do {
+            let fields: [String: FirestoreValue]
+            var documentType = named?.documentType
+            var rest = false
+            if format == "rest" {
+                rest = true
+                let document = try FirestoreRESTJSON.decodeDocument(bytes, file: file)
+                fields = document.fields
+                if let name = document.name {
+                    let (type, violations) = validator.pathViolations(path: name, fields: fields)
+                    for v in violations { add(v, pointer: "/name") }
+                    if let named, let type, type != named.documentType {
+                        add(
+                            SchemaViolation(
+                                pointer: "", rule: SchemaRule.collection.rawValue,
+                                message: "the document name is in another collection than --collection \(named.name)"),
+                            pointer: "/name")
+                    }
+                    documentType = documentType ?? type
+                }
+            } else {
+                let value = try CanonicalJSON.decode(bytes, file: file, form: options.form)
+                guard case .map(let m) = value else {
+                    throw SchemaInputError(
+                        rule: .restShape, pointer: "",
+                        message: "a document is a map of fields, found \(value.typeName)",
+                        file: file)
+                }
+                fields = m
+            }
+            guard let type = documentType ?? validator.inferDocumentType(fields: fields, path: nil) else {
+                lines.append(
+                    "\(file): /: \(SchemaRule.collection.rawValue): cannot tell the collection from the fields "
+                        + "(a tombstone or an empty document); give --collection")
+                return (lines, true)
+            }
+            for v in validator.validate(fields, documentType: type, options: options) {
+                add(
+                    v,
+                    pointer: rest
+                        ? FirestoreRESTJSON.documentPointer(forFieldPointer: v.pointer, in: fields) : v.pointer)
+            }
+        } catch let e as SchemaInputError {
+            lines.append(e.description)
+            failed = true
+        } catch {
+            lines.append("\(file): \(error)")
+            failed = true
+        }
+        return (lines, failed)
     }
 }

@@ -19,6 +19,14 @@ let generalUsage = """
     failures, 2 usage or I/O error.
     """
 
+// Swift repairs arguments that are not UTF-8 with U+FFFD; an id computed from a repaired name
+// would be silently wrong, so such an argument is a usage error.
+for i in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
+    printError("vulture-conformance: argument \(i) is not UTF-8")
+    exit(2)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
 let rest = command == nil ? arguments : Array(arguments.dropFirst())

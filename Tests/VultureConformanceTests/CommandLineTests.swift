@@ -91,14 +91,15 @@ struct CommandLineTests {
         let lines = bad.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.contains(
-                "\(files[0]): /summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction (FlightSummary.optimizedDistance wants 1.0, not 1)"
+                "\(files[0]): /fields/summary/mapValue/fields/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction: 512437.0, not 512437"
             ))
         #expect(
             lines.contains(
-                "\(files[1]): /waterBalast: schema.unknown-field: the schema has no field \"waterBalast\" here; did you mean waterBallast?"
+                "\(files[1]): /fields/waterBalast: schema.unknown-field: the schema has no field \"waterBalast\" here; did you mean waterBallast?"
             ))
         #expect(
-            lines.contains("\(files[2]): /updatedBy: schema.missing-field: CommonFields.updatedBy (string) is required")
+            lines.contains(
+                "\(files[2]): /fields/updatedBy: schema.missing-field: CommonFields.updatedBy (string) is required")
         )
         #expect(lines.last == "0 passed, 3 failed")
     }

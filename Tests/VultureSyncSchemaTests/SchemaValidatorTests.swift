@@ -97,7 +97,7 @@ import Testing
     @Test(arguments: [
         (
             "waterBallast", FirestoreValue.double(1),
-            "/waterBallast: schema.type: FlightDocument.waterBallast is integer, found double; write an integer without a fraction"
+            "/waterBallast: schema.type: FlightDocument.waterBallast is integer, found double; write an integer without a fraction: 1, not 1.0"
         ),
         ("waterBallast", .integer(-1), "/waterBallast: schema.range: FlightDocument.waterBallast is -1; at least 0"),
         ("waterBallast", .null, "/waterBallast: schema.null: FlightDocument.waterBallast is not nullable"),
@@ -115,7 +115,7 @@ import Testing
         ),
         (
             "summary", .map(["optimizedDistance": .integer(1000)]),
-            "/summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction (FlightSummary.optimizedDistance wants 1.0, not 1)"
+            "/summary/optimizedDistance: schema.type: FlightSummary.optimizedDistance is double, found integer; write a double with a fraction: 1000.0, not 1000"
         ),
         (
             "summary", .map(["optimizedDistance": .null, "sha256": .string("ABC")]),
@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func mergeWriteCarriesCommonFieldsAndMayDelete() {
-        let merge: [String: FirestoreValue] = ["updatedAt": .serverTimestamp, "comments": .delete]
+        let merge: [String: FirestoreValue] = ["updatedAt": .serverTimestamp, "day": .delete]
         #expect(
             violations(merge, "FlightDocument", ValidationOptions(form: .write, mergeWrite: true)) == [
                 "/platform: schema.missing-field: a merge write carries the common fields (schema §5.1); platform is absent",
@@ -223,5 +223,48 @@ import Testing
     ])
     func calendarDays(_ s: String, _ ok: Bool) {
         #expect(SchemaValidator.isCalendarDay(s) == ok)
+    }
+
+    @Test func mergeWriteNeverDeletesARequiredFieldAndIsNoTombstone() {
+        var merge: [String: FirestoreValue] = [
+            "updatedAt": .serverTimestamp, "platform": .string("ios"), "deleted": .boolean(false), "deletedAt": .null,
+            "comments": .delete,
+        ]
+        let options = ValidationOptions(form: .write, mergeWrite: true)
+        #expect(
+            violations(merge, "FlightDocument", options) == [
+                "/comments: schema.sentinel: FlightDocument.comments is required: a merge write clears it with null (DESIGN.md §3), never removes it"
+            ])
+        merge["comments"] = nil
+        merge["deleted"] = .boolean(true)
+        merge["deletedAt"] = Self.t
+        #expect(
+            violations(merge, "FlightDocument", options).first?.hasPrefix(
+                "/deleted: schema.tombstone: a tombstone is written as a full replace") == true)
+    }
+
+    @Test func documentPathsAndDeterministicIds() {
+        let v = SchemaValidator(schema: .vulture)
+        let sha = String(repeating: "ab", count: 32)
+        let flight: [String: FirestoreValue] = ["igc": .map(["sha256": .string(sha)])]
+        #expect(v.pathViolations(path: "users/u/flights/\(sha)", fields: flight).violations.isEmpty)
+        #expect(v.pathViolations(path: "users/u/flights/\(sha)", fields: flight).documentType == "FlightDocument")
+        #expect(
+            v.pathViolations(path: "users/u/flights/" + String(repeating: "0", count: 64), fields: flight).violations
+                .map(\.rule) == ["schema.document-id"])
+        #expect(
+            v.pathViolations(path: "users/u/homebases/x", fields: ["name": .string(" Bierset ")]).violations.first?
+                .message
+                == "the document id is x, but SHA-256 of name.trim().lowercase() gives \(DocumentIds.homebaseId(name: "bierset")) (schema §4)"
+        )
+        for bad in ["users/u/foo/x", "flights/x", "users/u/flights/x/sub/y", "users//flights/x"] {
+            #expect(v.pathViolations(path: bad, fields: [:]).violations.map(\.rule) == ["schema.collection"], "\(bad)")
+        }
+        #expect(
+            v.pathViolations(path: "users/u/settings/other", fields: [:]).violations.first?.message
+                == "the only document of settings is synced, not other")
+        #expect(
+            v.pathViolations(path: "projects/p/databases/(default)/documents/users/u", fields: [:]).documentType
+                == "ProfileDocument")
     }
 }

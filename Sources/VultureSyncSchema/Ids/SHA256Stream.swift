@@ -146,3 +146,38 @@ final class OutputFile {
         }
     }
 }
+
+/// Whole-file reads and writes with the system's reason on failure ("Is a directory", "No such
+/// file or directory"), for the command-line tools.
+public enum FileContents {
+    /// The file's bytes.
+    /// - Throws: ``FileAccessError`` naming the operation, the path and `errno`.
+    public static func bytes(atPath path: String) throws(FileAccessError) -> [UInt8] {
+        var out: [UInt8] = []
+        do {
+            try ChunkedFile.forEachChunk(ofFileAt: path) { out.append(contentsOf: $0) }
+        } catch let e as FileAccessError {
+            throw e
+        } catch {
+            throw FileAccessError(operation: "read", path: path, errno: EIO)
+        }
+        return out
+    }
+
+    /// Writes `bytes` to `path`, creating or truncating it.
+    /// - Throws: ``FileAccessError`` naming the operation, the path and `errno`.
+    public static func write(_ bytes: [UInt8], toPath path: String) throws(FileAccessError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileAccessError(operation: "write", path: path, errno: errno) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileAccessError(operation: "write", path: path, errno: errno)
+            }
+            offset += n
+        }
+    }
+}

@@ -323,3 +323,35 @@ private struct RESTReader {
         return first != 0x30 || u.count == 1
     }
 }
+
+extension FirestoreRESTJSON {
+    /// The JSON pointer into a REST `Document` of a field pointer into its fields
+    /// (`/summary/optimizedDistance` → `/fields/summary/mapValue/fields/optimizedDistance`,
+    /// `/turnpoints/0` → `/fields/turnpoints/arrayValue/values/0`), so messages about a REST file
+    /// point into that file. Tokens past what `fields` holds are mapped as map fields.
+    public static func documentPointer(forFieldPointer pointer: String, in fields: [String: FirestoreValue]) -> String {
+        let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard let first = tokens.first else { return "" }
+        var out = JSONPointer.appending("/fields", unescape(first))
+        var current = fields[unescape(first)]
+        for raw in tokens.dropFirst() {
+            let token = unescape(raw)
+            switch current {
+            case .array(let a)?:
+                out = JSONPointer.appending(out + "/arrayValue/values", token)
+                current = Int(token).flatMap { a.indices.contains($0) ? a[$0] : nil }
+            case .map(let m)?:
+                out = JSONPointer.appending(out + "/mapValue/fields", token)
+                current = m[token]
+            default:
+                out = JSONPointer.appending(out + "/mapValue/fields", token)
+                current = nil
+            }
+        }
+        return out
+    }
+
+    static func unescape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+}

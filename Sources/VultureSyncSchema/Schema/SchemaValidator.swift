@@ -37,8 +37,11 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     case tombstone = "schema.tombstone"
     /// A settings key id the schema does not know (a warning unless strict).
     case unknownSettingsKey = "schema.unknown-settings-key"
-    /// The document's collection cannot be told from its shape or path.
+    /// The document's collection cannot be told from its shape or path, or its path is not a
+    /// document path of the schema.
     case collection = "schema.collection"
+    /// The document id is not what the deterministic id rule gives for its fields (schema §4).
+    case documentId = "schema.document-id"
 }
 
 /// One thing wrong with a document: where, which rule, and whether it is an error or a warning.
@@ -97,6 +100,13 @@ public struct SchemaValidator: Sendable {
         var out: [SchemaViolation] = []
         let declared = schema.documentFields(of: documentType)
         let isTombstone = fields["deleted"] == .boolean(true)
+        if isTombstone, options.mergeWrite {
+            out.append(
+                SchemaViolation(
+                    pointer: "/deleted", rule: SchemaRule.tombstone.rawValue,
+                    message: "a tombstone is written as a full replace, not a merge write (schema §5.4, pinned "
+                        + "tombstoneFullReplace), so that no stale field survives"))
+        }
         if isTombstone, schema.collection(documentType: documentType)?.hasCommonFields == true {
             let keep = Set(schema.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
             for key in fields.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) where !keep.contains(key) {
@@ -157,6 +167,88 @@ public struct SchemaValidator: Sendable {
         return tie ? nil : best?.0
     }
 
+    /// The document type a document path names, and what is wrong with the path: a collection the
+    /// schema does not have, a path of the wrong shape (schema §2 layout), or an id that the
+    /// deterministic id rules do not give for these fields (schema §4: flights, home bases, map
+    /// files, tasks with an externalUrl).
+    /// - Parameters:
+    ///   - path: `users/{uid}/…`, or a full REST name `projects/…/documents/users/…`.
+    ///   - fields: the document's fields (a tombstone's id cannot be checked).
+    public func pathViolations(path: String, fields: [String: FirestoreValue]) -> (
+        documentType: String?, violations: [SchemaViolation]
+    ) {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if let d = segments.firstIndex(of: "documents"), segments.first == "projects" {
+            segments = Array(segments[(d + 1)...])
+        }
+        func wrong(_ message: String) -> (String?, [SchemaViolation]) {
+            (nil, [SchemaViolation(pointer: "", rule: SchemaRule.collection.rawValue, message: message)])
+        }
+        let shape = "a document path of the schema is users/{uid} or users/{uid}/COLLECTION/{id}"
+        guard segments.first == "users", segments.count == 2 || segments.count == 4, !segments.contains("") else {
+            return wrong("\(segments.joined(separator: "/")) is not \(shape)")
+        }
+        if segments.count == 2 { return (schema.collection(named: "users")?.documentType, []) }
+        guard segments[2] != "users", let collection = schema.collection(named: segments[2]) else {
+            let names = schema.collections.filter { $0.name != "users" }.map(\.name).joined(separator: ", ")
+            return wrong("\(segments[2]) is not a collection of the schema (\(names))")
+        }
+        let id = segments[3]
+        if let last = collection.pathTemplate.split(separator: "/").last, !last.hasPrefix("{"), id != last {
+            return (
+                collection.documentType,
+                [
+                    SchemaViolation(
+                        pointer: "", rule: SchemaRule.collection.rawValue,
+                        message: "the only document of \(collection.name) is \(last), not \(id)")
+                ]
+            )
+        }
+        guard fields["deleted"] != .boolean(true),
+            let expected = expectedId(collection: collection.name, fields: fields),
+            expected.id != id
+        else { return (collection.documentType, []) }
+        return (
+            collection.documentType,
+            [
+                SchemaViolation(
+                    pointer: "", rule: SchemaRule.documentId.rawValue,
+                    message: "the document id is \(id), but \(expected.rule) gives \(expected.id) (schema §4)")
+            ]
+        )
+    }
+
+    /// The id the deterministic rule gives for these fields, when they determine it.
+    func expectedId(collection: String, fields: [String: FirestoreValue]) -> (id: String, rule: String)? {
+        switch collection {
+        case "flights":
+            guard case .string(let sha)? = fields["igc"]?.mapValue?["sha256"] else { return nil }
+            return (sha, "igc.sha256 (the flight id is the SHA-256 of the IGC file)")
+        case "homebases":
+            guard case .string(let name)? = fields["name"] else { return nil }
+            return (DocumentIds.homebaseId(name: name), "SHA-256 of name.trim().lowercase()")
+        case "tasks":
+            guard case .string(let url)? = fields["externalUrl"], !url.isEmpty else { return nil }
+            return (DocumentIds.taskId(externalUrl: url), "SHA-256 of externalUrl")
+        case "mapFiles":
+            guard case .string(let s)? = fields["source"], let source = DocumentIds.MapFileSource(rawValue: s),
+                case .string(let t)? = fields["type"], let type = DocumentIds.MapFileType(rawValue: t)
+            else { return nil }
+            if source == .user {
+                guard case .string(let hash)? = fields["contentHash"],
+                    let id = try? DocumentIds.mapFileId(userImportedType: type, contentHash: hash)
+                else { return nil }
+                return (id, "the map-file id rule (USER|TYPE|contentHash, pinned)")
+            }
+            guard case .string(let filename)? = fields["filename"],
+                let id = try? DocumentIds.mapFileId(source: source, type: type, filename: filename)
+            else { return nil }
+            return (id, "the map-file id rule (SOURCE|TYPE|filename, pinned)")
+        default:
+            return nil
+        }
+    }
+
     func checkMap(
         _ map: [String: FirestoreValue], declared: [SchemaField], pointer: @autoclosure () -> String,
         options: ValidationOptions,
@@ -209,7 +301,13 @@ public struct SchemaValidator: Sendable {
             case (.serverTimestamp, .serverTimestamp): return
             case (.increment(.integer), .increment) where f.type == .integer: return
             case (.increment(.double), .increment) where f.type == .double: return
-            case (.delete, _) where options.mergeWrite && f.writeAs == .value: return
+            case (.delete, _) where options.mergeWrite && f.writeAs == .value && !f.isRequired: return
+            case (.delete, _) where options.mergeWrite:
+                fail(
+                    .sentinel,
+                    "\(f.owner).\(f.name) is required: a merge write clears it with null (DESIGN.md §3), never removes it"
+                )
+                return
             default:
                 fail(.sentinel, "\(f.owner).\(f.name) is not written with the \(v.typeName) sentinel")
                 return
@@ -244,8 +342,12 @@ public struct SchemaValidator: Sendable {
         func wrongType() {
             var message = "\(label()) is \(type), found \(v.typeName)"
             switch (type, v) {
-            case (.double, .integer): message += "; write a double with a fraction (\(label()) wants 1.0, not 1)"
-            case (.integer, .double): message += "; write an integer without a fraction"
+            case (.double, .integer(let i)): message += "; write a double with a fraction: \(i).0, not \(i)"
+            case (.integer, .double(let d)):
+                message +=
+                    d.rounded() == d && abs(d) < 9e15
+                    ? "; write an integer without a fraction: \(Int64(d)), not \(CanonicalJSON.compactString(v))"
+                    : "; write an integer without a fraction"
             default: break
             }
             fail(.type, message)
