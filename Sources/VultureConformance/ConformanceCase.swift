@@ -67,7 +67,8 @@ extension ConformanceCase {
             return d.isEmpty
                 ? .passed : .failed(message: "output differs from the golden in \(d.count) place(s)", differences: d)
         case (.output, .error(let code, let message)):
-            return .failed(message: "rejected a valid input: \(code): \(message)", differences: [])
+            return .failed(
+                message: "rejected a valid input: \(code)" + (message.isEmpty ? "" : ": \(message)"), differences: [])
         case (.error(let want), .error(let code, _)):
             return code == want ? .passed : .failed(message: "rejected with \(code), expected \(want)", differences: [])
         case (.error(let want), .output(let got)):

@@ -32,11 +32,19 @@ public struct ValueDifference: Sendable, Hashable, CustomStringConvertible {
         self.hint = hint
     }
 
-    /// `/pointer: kind: expected X, actual Y (hint)`, values in one-line canonical typed JSON.
+    /// Values longer than this many characters are cut in ``description``.
+    public static let maximumShownCharacters = 240
+
+    /// `/pointer: kind: expected X, actual Y (hint)`, values in one-line canonical typed JSON (cut
+    /// after ``maximumShownCharacters``).
     public var description: String {
         func show(_ v: FirestoreValue?) -> String {
             guard let v else { return "(absent)" }
-            return "\(v.typeName) \(CanonicalJSON.compactString(v))"
+            let text = CanonicalJSON.compactString(v)
+            let count = text.unicodeScalars.count
+            guard count > Self.maximumShownCharacters else { return "\(v.typeName) \(text)" }
+            return
+                "\(v.typeName) \(String(text.unicodeScalars.prefix(Self.maximumShownCharacters)))… (\(count) characters)"
         }
         var s =
             "\(pointer.isEmpty ? "/" : pointer): \(kind.rawValue): expected \(show(expected)), actual \(show(actual))"

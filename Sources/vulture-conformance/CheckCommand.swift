@@ -12,7 +12,9 @@ enum CheckCommand {
           DIR/schema/NAME.json    {"path": …, "write": {…}, "stored": {…}} (any of the three)
           DIR/vectors/AREA.json   {"cases": [{"id": …, "output": … | "error": "RULE-ID"}]}
         in canonical typed JSON. Each is compared with the golden by typed value; cases without
-        an output are skipped.
+        an output are skipped. An output file that is malformed (an unknown member, a case id the
+        golden file does not have, a case answered twice) fails; a golden-named path that cannot be
+        read (a folder, a dangling link) is an I/O error.
 
         Exit status: 0 no unexpected difference and the failure list is exact; 1 differences;
         2 usage or I/O error. The last line is `N passed, N failed[, N skipped]`.
@@ -39,27 +41,37 @@ enum CheckCommand {
         }
         let suite = try SuiteCommand.loadSuite(args.option("goldens"))
         let failureList = try args.option("failure-list").map { path in
-            do { return try FailureList.load(path: path) } catch { throw UsageError(message: "\(error)") }
+            do { return try FailureList.load(path: path) } catch { throw IOFailure(message: "\(error)") }
         }
+        try SuiteCommand.checkReportPaths(args)
         var answers: [String: ImplementationAnswer] = [:]
+        var problems: [String] = []
         var filesRead = 0
         for (relative, golden) in suite.files {
             let url = dir.appendingPathComponent(relative)
-            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            // Absent: no output for these cases. Present but unreadable (a folder, a dangling link): an I/O error.
+            guard
+                (try? FileManager.default.attributesOfItem(atPath: url.path)) != nil
+                    || (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+            else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileContents.bytes(atPath: url.path)
+            } catch {
+                throw IOFailure(message: "\(error)")
+            }
             filesRead += 1
             let value: FirestoreValue
             do {
-                value = try CanonicalJSON.decode([UInt8](data), file: url.path)
+                value = try CanonicalJSON.decode(bytes, file: url.path)
             } catch {
-                for id in caseIDs(in: golden, relative: relative) {
-                    answers[id] = .broken("unreadable output: \(error)")
-                }
+                for id in caseIDs(in: golden) { answers[id] = .broken("unreadable output: \(error)") }
                 continue
             }
             if relative.hasPrefix("schema/") {
-                collectDocumentAnswers(value, golden: golden, into: &answers)
+                collectDocumentAnswers(value, golden: golden, file: url.path, into: &answers, problems: &problems)
             } else {
-                collectVectorAnswers(value, file: relative, into: &answers)
+                collectVectorAnswers(value, golden: golden, file: url.path, into: &answers, problems: &problems)
             }
         }
         guard filesRead > 0 else {
@@ -68,11 +80,16 @@ enum CheckCommand {
         var implementation = FileAnswers(answers: answers)
         let outcome = ConformanceRunner.run(suite.cases, on: &implementation, failureList: failureList)
         try SuiteCommand.writeReports(outcome, args: args, suiteVersion: suite.version)
-        for line in ConformanceRunner.report(outcome, failureList: failureList) { print(line) }
-        return outcome.exitStatus
+        for line in problems { print(line) }
+        var lines = ConformanceRunner.report(outcome, failureList: failureList)
+        var summary = outcome.summary
+        summary.failed += problems.count
+        lines[lines.count - 1] = summary.line
+        for line in lines { print(line) }
+        return problems.isEmpty ? outcome.exitStatus : 1
     }
 
-    static func caseIDs(in golden: FirestoreValue, relative: String) -> [String] {
+    static func caseIDs(in golden: FirestoreValue) -> [String] {
         if case .string(let id)? = golden.mapValue?["case"] {
             return DocumentForm.allCases.map { "\(id).\($0.rawValue)" }
         }
@@ -80,36 +97,80 @@ enum CheckCommand {
         return cases.compactMap { if case .string(let id)? = $0.mapValue?["id"] { id } else { nil } }
     }
 
-    /// A document output answers `CASE.write` and `CASE.stored` with `{path, document}`; a member
-    /// it lacks is taken from the golden so that only what it has is judged.
+    /// A document output answers `CASE.write` and `CASE.stored` with `{path, document}`. Members:
+    /// `path`, `write`, `stored`, at least one; a member it lacks is taken from the golden so that
+    /// only what it has is judged. Anything else breaks both cases.
     static func collectDocumentAnswers(
-        _ value: FirestoreValue, golden: FirestoreValue, into answers: inout [String: ImplementationAnswer]
+        _ value: FirestoreValue, golden: FirestoreValue, file: String,
+        into answers: inout [String: ImplementationAnswer],
+        problems: inout [String]
     ) {
         guard case .map(let g) = golden, case .string(let id)? = g["case"] else { return }
-        guard case .map(let m) = value else {
-            for form in DocumentForm.allCases { answers["\(id).\(form.rawValue)"] = .broken("the output is not a map") }
-            return
+        let known: Set<String> = ["path", "write", "stored"]
+        func breakBoth(_ message: String) {
+            for form in DocumentForm.allCases { answers["\(id).\(form.rawValue)"] = .broken("\(file): \(message)") }
         }
+        guard case .map(let m) = value else { return breakBoth("the output is a map {path, write, stored}") }
+        if let extra = m.keys.sorted().first(where: { !known.contains($0) }) {
+            return breakBoth("unknown member \"\(extra)\"; an output has path, write and stored")
+        }
+        guard !m.isEmpty else { return breakBoth("the output has none of path, write, stored") }
         for form in DocumentForm.allCases {
-            guard let document = m[form.rawValue] else { continue }
+            guard let document = m[form.rawValue] ?? (m["path"] != nil ? g[form.rawValue] : nil) else { continue }
             answers["\(id).\(form.rawValue)"] = .output(
                 .map(["path": m["path"] ?? g["path"] ?? .null, "document": document]))
         }
     }
 
+    /// A vector output: `{"cases": [{"id", "output" | "error" | "skipped"}]}` (the golden's own
+    /// members `area`, `summary`, `section`, `op`, `input` and `note` may be echoed). An entry
+    /// without an id, with an id this file's golden does not have, or given twice is a problem.
     static func collectVectorAnswers(
-        _ value: FirestoreValue, file: String, into answers: inout [String: ImplementationAnswer]
+        _ value: FirestoreValue, golden: FirestoreValue, file: String,
+        into answers: inout [String: ImplementationAnswer],
+        problems: inout [String]
     ) {
-        guard case .array(let cases)? = value.mapValue?["cases"] else { return }
-        for c in cases {
-            guard case .map(let m) = c, case .string(let id)? = m["id"] else { continue }
+        guard case .map(let root) = value, case .array(let cases)? = root["cases"] else {
+            problems.append(
+                "\(file): /: an output vector file is {\"cases\": [{\"id\", \"output\" | \"error\" | \"skipped\"}]}")
+            return
+        }
+        if let extra = root.keys.sorted().first(where: { !["cases", "area", "summary"].contains($0) }) {
+            problems.append("\(file): /\(extra): unknown member")
+        }
+        let known = Set(caseIDs(in: golden))
+        var seen: Set<String> = []
+        let allowed: Set<String> = ["id", "output", "error", "skipped", "section", "op", "input", "note"]
+        for (i, c) in cases.enumerated() {
+            let p = "\(file): /cases/\(i)"
+            guard case .map(let m) = c, case .string(let id)? = m["id"] else {
+                problems.append("\(p): a case output is a map with a string id")
+                continue
+            }
+            guard known.contains(id) else {
+                problems.append("\(p): no case \(id) in this golden file")
+                continue
+            }
+            guard seen.insert(id).inserted else {
+                problems.append("\(p): case \(id) is answered twice")
+                answers[id] = .broken("\(file): answered twice")
+                continue
+            }
+            if let extra = m.keys.sorted().first(where: { !allowed.contains($0) }) {
+                answers[id] = .broken("\(p)/\(extra): unknown member")
+                continue
+            }
             switch (m["output"], m["error"], m["skipped"]) {
             case (let o?, nil, nil): answers[id] = .output(o)
             case (nil, .string(let code)?, nil): answers[id] = .error(code: code, message: "")
             case (nil, .map(let e)?, nil):
-                if case .string(let code)? = e["code"] { answers[id] = .error(code: code, message: "") }
+                if case .string(let code)? = e["code"] {
+                    answers[id] = .error(code: code, message: "")
+                } else {
+                    answers[id] = .broken("\(p)/error: an error is a rule id or {\"code\": …}")
+                }
             case (nil, nil, .string(let reason)?): answers[id] = .skipped(reason: reason)
-            default: answers[id] = .broken("\(file): case \(id) needs exactly one of output, error, skipped")
+            default: answers[id] = .broken("\(p): a case output has exactly one of output, error, skipped")
             }
         }
     }

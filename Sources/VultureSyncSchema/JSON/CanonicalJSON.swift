@@ -116,7 +116,8 @@ private struct TypedReader {
         case .bool(let b): return .boolean(b)
         case .integer(let v): return .integer(v)
         case .bigInteger(let text):
-            throw error(.jsonIntegerRange, nil, "integer \(text) is outside int64", at: node.offset)
+            let shown = text.count > 40 ? String(text.prefix(40)) + "… (\(text.count) digits)" : text
+            throw error(.jsonIntegerRange, nil, "integer \(shown) is outside int64", at: node.offset)
         case .double(let d):
             guard d.isFinite else {
                 throw error(
