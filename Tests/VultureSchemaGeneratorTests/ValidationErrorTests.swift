@@ -46,6 +46,27 @@ import Testing
             ])
     }
 
+    /// A field name that would not compile as a generated property, or that Firestore reserves.
+    @Test(arguments: [
+        ("ra ting", "a field name is a letter followed by letters, digits and _"),
+        ("$rating", "a field name is a letter followed by letters, digits and _"),
+        ("2fa", "a field name is a letter followed by letters, digits and _"),
+        ("rating.x", "a field name is a letter followed by letters, digits and _"),
+        ("self", "a Swift keyword cannot be a generated property"),
+        ("unknownFields", "the generated types use unknownFields themselves"),
+    ])
+    func fieldNameThatCannotBeGenerated(_ name: String, _ problem: String) throws {
+        let copy = try SpecCopy()
+        let line = try copy.replaceLine("fields.tsv", startingWith: "FlightDocument\trating\t") {
+            replacingCell($0, column: 1, with: name)
+        }
+        let errors = copy.loadErrors()
+        #expect(
+            errors.map(\.description).contains(
+                "Spec/fields.tsv:\(line): field name \"\(name)\" of FlightDocument: \(problem)"),
+            "\(errors)")
+    }
+
     @Test func enumFieldDefaultOutsideItsValues() throws {
         let copy = try SpecCopy()
         let line = try copy.replaceLine("fields.tsv", startingWith: "MapFileDocument\ttype\t") {

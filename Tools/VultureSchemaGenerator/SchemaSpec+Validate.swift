@@ -116,6 +116,11 @@ extension SchemaSpec {
                 }
             }
         }
+        for field in fields {
+            if let problem = Self.fieldNameProblem(field.name) {
+                errors.append(field.location.error("field name \"\(field.name)\" of \(field.owner): \(problem)"))
+            }
+        }
         var reportedOwners: Set<String> = []
         for field in fields {
             if !reachable.contains(field.owner), reportedOwners.insert(field.owner).inserted {
@@ -508,5 +513,33 @@ extension SchemaSpec {
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         return (1...days).contains(day)
+    }
+}
+
+extension SchemaSpec {
+    /// Swift keywords a generated property cannot be named without backquotes.
+    static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
+        "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+        "Any",
+        "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "Type",
+    ]
+
+    /// Why a cloud field name cannot be a field of the schema, or nil: it must be an identifier
+    /// (`[A-Za-z][A-Za-z0-9_]*`, which Firestore field paths take without quoting and Swift
+    /// takes as a property), not a Swift keyword, not `unknownFields` (the generated types' own
+    /// property), and not Firestore's reserved `__.*__`.
+    static func fieldNameProblem(_ name: String) -> String? {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+            name.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+            })
+        else { return "a field name is a letter followed by letters, digits and _" }
+        if name.hasPrefix("__") && name.hasSuffix("__") { return "Firestore reserves __.*__" }
+        if swiftKeywords.contains(name) { return "a Swift keyword cannot be a generated property" }
+        if name == "unknownFields" { return "the generated types use unknownFields themselves" }
+        return nil
     }
 }

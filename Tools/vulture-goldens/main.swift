@@ -28,6 +28,16 @@ if arguments.count == 2, arguments[0] == "--root" {
     exit(2)
 }
 
+guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path),
+    FileManager.default.fileExists(atPath: root.appendingPathComponent("Goldens/VERSION").path)
+else {
+    FileHandle.standardError.write(
+        Data(
+            "vulture-goldens: \(root.path) is not the package root (no Package.swift and Goldens/VERSION); run it there or give --root\n"
+                .utf8))
+    exit(2)
+}
+
 let files = GoldenFiles.all()
 var reference = ReferenceImplementation(schema: .vulture)
 var rendered: [(path: String, bytes: [UInt8])] = []
