@@ -24,7 +24,8 @@
 /// - Each default zone comes from seven keys; a zone field whose key is missing or unusable takes
 ///   the key's default zone's value (the zone iOS seeds on first launch).
 ///
-/// Pin notes (choices where the seeds are silent):
+/// Pin notes (choices where the seeds are silent; rows settingsClamp, settingsPlistBridging,
+/// settingsFloatOpacity, settingsHomeBaseFallback and settingsZoneFallback of `Spec/pins.tsv`):
 /// - **Out of range → clamp.** A number outside its key's range (`flarmLoggerInterval` 1…8,
 ///   `skySightOverlayOpacity` 0.1…1.0) or its map field's limits (zone radii 0…50 000 m, angles
 ///   0…180°, latitude ±90°, longitude ±180°) is clamped into it, and a zone radius is rounded to
