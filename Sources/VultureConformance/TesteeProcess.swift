@@ -21,6 +21,10 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     private var lines: LineQueue?
     private var seq: Int64 = 0
     private var ownGroup = false
+    private var consecutiveTimeouts = 0
+    /// After this many timeouts in a row the testee is taken as hung: the remaining cases fail at
+    /// once instead of each waiting for its own timeout.
+    public static let maximumConsecutiveTimeouts = 3
     /// The longest per-case timeout accepted, seconds (one day).
     public static let maximumTimeout: Double = 86_400
 
@@ -105,6 +109,9 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     /// Sends one case and waits for its answer; a crash, protocol break or timeout answers
     /// `.broken` and restarts the process for the next case.
     public func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
+        if consecutiveTimeouts >= Self.maximumConsecutiveTimeouts {
+            return .broken("not run: the testee timed out on \(Self.maximumConsecutiveTimeouts) cases in a row")
+        }
         if process?.isRunning != true {
             do { try start() } catch { return .broken("\(error)") }
         }
@@ -125,8 +132,10 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             return .broken("the testee crashed (exited without answering)")
         case .timeout:
             terminate()
+            consecutiveTimeouts += 1
             return .broken("timeout after \(timeout) s")
         }
+        consecutiveTimeouts = 0
         let answer = TesteeProtocol.parseAnswer(reply, seq: seq)
         if case .broken = answer { terminate() }
         return answer

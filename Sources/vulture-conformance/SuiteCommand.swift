@@ -12,7 +12,7 @@ enum SuiteCommand {
         Without a command, runs every case against the built-in reference implementation.
         `run` starts COMMAND once (through /bin/sh -c) and drives it over the testee protocol
         (Goldens/protocol/README.md): a crashed testee is restarted, each case has a timeout
-        (default 10 s).
+        (default 10 s), and after 3 timeouts in a row the remaining cases fail without waiting.
 
           --goldens DIR        the goldens to run (default: this package's Goldens/)
           --failure-list FILE  case ids expected to fail, one per line; stale or unknown entries fail the run

@@ -137,4 +137,19 @@ let fakeTestee = #"""
         #expect(run.exitStatus == 1)
         #expect(ConformanceRunner.report(run, failureList: nil).contains { $0.hasPrefix("no case passed") })
     }
+
+    @Test func aHungTesteeIsGivenUpAfterThreeTimeoutsInARow() throws {
+        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 0.5, suiteVersion: "0.0.0")
+        let cases = (1...5).map { Self.c("required.hang.\($0)", "hang", .output(.null)) }
+        let started = ContinuousClock.now
+        let run = ConformanceRunner.run(cases, on: &testee)
+        testee.stop()
+        let messages = run.results.map { r -> String in
+            if case .failed(let m, _) = r.outcome { return m }
+            return "\(r.outcome)"
+        }
+        #expect(messages.prefix(3).allSatisfy { $0 == "timeout after 0.5 s" })
+        #expect(messages.suffix(2).allSatisfy { $0 == "not run: the testee timed out on 3 cases in a row" })
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
 }
