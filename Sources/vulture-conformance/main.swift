@@ -37,7 +37,8 @@ let commandUsage: [String: String] = [
 do {
     switch command {
     case nil where arguments.contains("--version"):
-        print("vulture-conformance suite \(try SuiteCommand.loadSuite(nil).version)")
+        let args = try CommandLineArguments(arguments, valueOptions: ["goldens"], flags: ["version"])
+        print("vulture-conformance suite \(try SuiteCommand.loadSuite(args.option("goldens")).version)")
     case nil where arguments == ["--help"] || arguments == ["-h"]:
         print(generalUsage)
         for usage in [SuiteCommand.usage, CheckCommand.usage, ValidateCommand.usage, IdCommand.usage] {
