@@ -163,4 +163,43 @@ struct CommandLineTests {
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("no case required.ids.homebase; cases near it: required.ids.homebase.plain"))
     }
+
+    @Test func checkRejectsMalformedOutputFiles() throws {
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("schema"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("vectors"), withIntermediateDirectories: true)
+        try Data(#"{"writ": {}}"#.utf8).write(to: dir.appendingPathComponent("schema/flight.json"))
+        try Data(
+            #"{"cases": [{"id": "required.blobs.path.igc", "output": "x"}, 5, {"id": "required.ids.homebase.plain", "output": "a"}, {"id": "required.ids.homebase.plain", "output": "a"}]}"#
+                .utf8
+        ).write(to: dir.appendingPathComponent("vectors/ids.json"))
+        let r = try ConformanceCLI.run(["check", dir.path])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let ids = dir.appendingPathComponent("vectors/ids.json").path
+        #expect(lines.contains("\(ids): /cases/0: no case required.blobs.path.igc in this golden file"))
+        #expect(lines.contains("\(ids): /cases/1: a case output is a map with a string id"))
+        #expect(lines.contains("\(ids): /cases/3: case required.ids.homebase.plain is answered twice"))
+        #expect(
+            lines.contains {
+                $0.hasPrefix("FAIL required.schema.flight.write")
+                    && $0.hasSuffix("unknown member \"writ\"; an output has path, write and stored")
+            })
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("vectors/ids.json"))
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("vectors/ids.json"), withIntermediateDirectories: true)
+        let io = try ConformanceCLI.run(["check", dir.path])
+        #expect(io.status == 2)
+        #expect(io.stderr.contains("Is a directory"))
+    }
+
+    @Test(arguments: ["inf", "1e19", "0", "-1", "abc"])
+    func timeoutOutsideItsRangeIsAUsageError(_ value: String) throws {
+        let r = try ConformanceCLI.run(["run", "--testee", "true", "--timeout", value])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("vulture-conformance run: --timeout takes seconds, more than 0 and at most 86400"))
+    }
 }

@@ -152,4 +152,29 @@ let fakeTestee = #"""
         #expect(messages.suffix(2).allSatisfy { $0 == "not run: the testee timed out on 3 cases in a row" })
         #expect(ContinuousClock.now - started < .seconds(4))
     }
+
+    /// Ending the testee ends what its shell started too: no process outlives the run.
+    @Test func whatTheTesteeStartedEndsWithIt() throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vulture-child-\(UUID().uuidString).pid")
+        defer { try? FileManager.default.removeItem(at: pidFile) }
+        let command = "sleep 1000 & echo $! > '\(pidFile.path)'; " + (try Self.testeeCommand())
+        var testee = TesteeProcess(command: command, timeout: 2, suiteVersion: "0.0.0")
+        let run = ConformanceRunner.run(
+            [Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)])))], on: &testee)
+        #expect(run.summary.passed == 1)
+        testee.stop()
+        let pidText = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let pid = try #require(Int32(pidText))
+        let deadline = ContinuousClock.now + .seconds(3)
+        func alive() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+            // The state follows the parenthesised command name; a zombie (Z) or dead (X) process is gone.
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(close, offsetBy: 2)]
+            return state != "Z" && state != "X"
+        }
+        while alive() && ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(!alive(), "sleep (pid \(pid)) started by the testee's shell survived the run")
+    }
 }
