@@ -21,10 +21,12 @@ public struct CaseResult: Sendable, Hashable {
     public var id: String
     /// The schema section the case tests (`schema §4`).
     public var section: String
+    /// Passed, failed (with message and differences) or skipped (with a reason).
     public var outcome: CaseOutcome
     /// Wall time, seconds.
     public var seconds: Double
 
+    /// A result; `seconds` is the wall time the case took, in seconds.
     public init(id: String, section: String, outcome: CaseOutcome, seconds: Double = 0) {
         self.id = id
         self.section = section
@@ -35,10 +37,14 @@ public struct CaseResult: Sendable, Hashable {
 
 /// Counts of a run and the one summary line every run ends with.
 public struct RunSummary: Sendable, Hashable {
+    /// Cases that passed.
     public var passed = 0
+    /// Cases that failed, including stale failure-list entries (see ``ConformanceRun/summary``).
     public var failed = 0
+    /// Cases skipped, including expected failures the failure list names.
     public var skipped = 0
 
+    /// Counts of passed, failed and skipped cases; all zero by default.
     public init(passed: Int = 0, failed: Int = 0, skipped: Int = 0) {
         self.passed = passed
         self.failed = failed

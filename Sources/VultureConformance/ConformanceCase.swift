@@ -14,6 +14,7 @@ public struct ConformanceCase: Sendable, Hashable {
         case error(code: String)
     }
 
+    /// Stable hierarchical id (`required.ids.homebase.trim`); `recommended.` marks a non-required case.
     public var id: String
     /// The schema section the case tests (`schema §4`).
     public var section: String
@@ -21,8 +22,10 @@ public struct ConformanceCase: Sendable, Hashable {
     public var op: String
     /// The operation's input, canonical typed JSON.
     public var input: FirestoreValue
+    /// What a conforming implementation answers: an output or a typed rejection.
     public var expected: Expectation
 
+    /// A case as a golden file states it (DESIGN.md §5).
     public init(id: String, section: String, op: String, input: FirestoreValue, expected: Expectation) {
         self.id = id
         self.section = section

@@ -3,7 +3,9 @@ import VultureSyncSchema
 
 /// The outcome of a whole run: per-case results, counts, and the failure-list reconciliation.
 public struct ConformanceRun: Sendable {
+    /// Every case run, in run order.
     public var results: [CaseResult]
+    /// How the failed and passed cases agree with the failure list.
     public var reconciliation: FailureList.Reconciliation
     /// Failed cases the failure list names (expected failures).
     public var expectedFailures: [String]

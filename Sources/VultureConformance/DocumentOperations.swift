@@ -23,8 +23,10 @@ import VultureSyncSchema
 /// `context.serverTime` there. A fixture with `"tombstone": true` encodes the tombstone: a full
 /// replace holding only the common fields, `deleted: true` and `deletedAt` (schema §5.4).
 public struct DocumentEncoder: Sendable {
+    /// The tables the encoder follows (fields, defaults, enums, id rules).
     public let schema: SyncSchema
 
+    /// An encoder for the documents of `schema`.
     public init(schema: SyncSchema) {
         self.schema = schema
     }
@@ -36,11 +38,17 @@ public struct DocumentEncoder: Sendable {
 
     /// The fixture's context (who writes, when).
     public struct Context: Sendable {
+        /// The signed-in user's uid: fills `{uid}` in the document path.
         public var uid: String
+        /// The writing install's device id: written as `updatedBy` and as every settings entry's `d`.
         public var deviceId: String
+        /// The writer's platform cloud value (`"android"`, `"ios"`), written as `platform`.
         public var platform: String
+        /// The writing device's clock at the edit, written as `clientUpdatedAt` (schema §5.3).
         public var clientUpdatedAt: FirestoreTimestamp
+        /// The server commit time: `updatedAt` in the stored form (the write form has the sentinel).
         public var serverTime: FirestoreTimestamp
+        /// A tombstone's time of the delete; `clientUpdatedAt` is used when nil (schema §5.4).
         public var deletedAt: FirestoreTimestamp?
 
         init(_ m: [String: FirestoreValue]) throws(OperationError) {

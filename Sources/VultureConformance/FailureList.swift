@@ -12,6 +12,7 @@ public struct FailureList: Sendable, Hashable {
     /// Where the list came from, for messages.
     public var file: String
 
+    /// A list from entries already read (case id → 1-based line); empty by default.
     public init(entries: [String: Int] = [:], file: String = "(none)") {
         self.entries = entries
         self.file = file
@@ -102,8 +103,11 @@ public struct FailureList: Sendable, Hashable {
 
 /// A malformed or unreadable failure list: `FILE:LINE: message`.
 public struct FailureListError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The failure list's path.
     public var file: String
+    /// 1-based line of the bad entry; nil when the whole file is at fault (unreadable, not UTF-8).
     public var line: Int?
+    /// What is wrong.
     public var message: String
     public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
 }

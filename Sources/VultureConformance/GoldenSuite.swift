@@ -145,8 +145,11 @@ public struct GoldenSuite: Sendable {
 
 /// A golden file of the wrong shape: `FILE: /pointer: message`.
 public struct GoldenError: Error, Sendable, CustomStringConvertible {
+    /// The golden file's path, relative to the suite root where known (`VERSION`, a case file).
     public var file: String
+    /// JSON pointer of the bad part inside the file; empty for the whole file.
     public var pointer: String
+    /// What is wrong.
     public var message: String
     public var description: String { "\(file): \(pointer.isEmpty ? "/" : pointer): \(message)" }
 }

@@ -6,9 +6,12 @@ import VultureSyncSchema
 /// `code` is a stable rule id (`id.contains-slash`, `blob.object-too-large`, `schema.type`, …);
 /// invalid-input cases expect it.
 public struct OperationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stable rule id (`id.contains-slash`, `input.shape`, …); the only part a case compares.
     public var code: String
+    /// A plain-English explanation for a person; never compared.
     public var message: String
 
+    /// A rejection with a rule id and an explanation.
     public init(code: String, message: String) {
         self.code = code
         self.message = message
@@ -31,6 +34,8 @@ public struct ReferenceImplementation: ConformanceImplementation {
     /// Every operation by name.
     public let operations: [String: Operation]
 
+    /// Collects every operation table. Without a schema only the `id.*` and `blob.*` operations exist;
+    /// cases of the schema-dependent ones (`encode`, `validate`, settings, …) are then skipped.
     public init(schema: SyncSchema? = nil) {
         var ops: [String: Operation] = [:]
         for table in [IdOperations.table, BlobOperations.table, ValidationOperations.table(schema: schema)] {
@@ -42,6 +47,8 @@ public struct ReferenceImplementation: ConformanceImplementation {
         operations = ops
     }
 
+    /// Runs the case's operation on its input: its output or typed rejection, or a skip when this
+    /// implementation has no operation of that name.
     public mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
         guard let op = operations[testCase.op] else {
             return .skipped(reason: "the reference implementation has no operation \(testCase.op)")
@@ -56,6 +63,7 @@ public struct ReferenceImplementation: ConformanceImplementation {
 
 /// Reading operation inputs: typed accessors that reject with `input.*` codes.
 public struct OperationInput: Sendable {
+    /// The input map's members by name.
     public let fields: [String: FirestoreValue]
 
     /// - Throws: `OperationError` (`input.shape`) unless `value` is a map.
@@ -66,6 +74,8 @@ public struct OperationInput: Sendable {
         fields = m
     }
 
+    /// The string member `key`.
+    /// - Throws: `OperationError` (`input.shape`) when it is absent or not a string.
     public func string(_ key: String) throws(OperationError) -> String {
         guard case .string(let s)? = fields[key] else {
             throw OperationError(code: "input.shape", message: "input.\(key) must be a string")
@@ -73,6 +83,8 @@ public struct OperationInput: Sendable {
         return s
     }
 
+    /// The string member `key`, or nil when it is absent or null.
+    /// - Throws: `OperationError` (`input.shape`) when it is any other type.
     public func optionalString(_ key: String) throws(OperationError) -> String? {
         switch fields[key] {
         case nil, .null?: return nil
@@ -81,6 +93,8 @@ public struct OperationInput: Sendable {
         }
     }
 
+    /// The bytes member `key`.
+    /// - Throws: `OperationError` (`input.shape`) when it is absent or not bytes.
     public func bytes(_ key: String) throws(OperationError) -> Data {
         guard case .bytes(let b)? = fields[key] else {
             throw OperationError(code: "input.shape", message: "input.\(key) must be bytes")
@@ -88,6 +102,8 @@ public struct OperationInput: Sendable {
         return b
     }
 
+    /// The integer member `key` (int64).
+    /// - Throws: `OperationError` (`input.shape`) when it is absent or not an integer (a double is not).
     public func integer(_ key: String) throws(OperationError) -> Int64 {
         guard case .integer(let i)? = fields[key] else {
             throw OperationError(code: "input.shape", message: "input.\(key) must be an integer")
@@ -95,6 +111,8 @@ public struct OperationInput: Sendable {
         return i
     }
 
+    /// The map member `key`.
+    /// - Throws: `OperationError` (`input.shape`) when it is absent or not a map.
     public func map(_ key: String) throws(OperationError) -> [String: FirestoreValue] {
         guard case .map(let m)? = fields[key] else {
             throw OperationError(code: "input.shape", message: "input.\(key) must be a map")

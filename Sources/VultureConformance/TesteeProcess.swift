@@ -182,6 +182,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
 
 /// A testee failure that stops the run (it cannot even start): exit status 2.
 public struct TesteeError: Error, Sendable, CustomStringConvertible {
+    /// Why the testee could not be run, printed as is.
     public var message: String
     public var description: String { message }
 }

@@ -8,11 +8,13 @@ import VultureSyncSchema
 ///     var server = TesteeServer(implementation: MyEncoder(), name: "my-encoder 1.0")
 ///     server.serve()   // reads stdin, writes stdout, returns on stop or end of input
 public struct TesteeServer<Implementation: ConformanceImplementation> {
+    /// What answers each case the runner sends.
     public var implementation: Implementation
     /// What `started` names as the implementation.
     public let name: String
     private var started = false
 
+    /// A server for `implementation`; `name` is what the `started` reply names (`my-encoder 1.0`).
     public init(implementation: Implementation, name: String) {
         self.implementation = implementation
         self.name = name

@@ -17,13 +17,18 @@ public struct ValueDifference: Sendable, Hashable, CustomStringConvertible {
         case valueMismatch = "value-mismatch"
     }
 
+    /// JSON pointer of the difference inside the document (`/igc/sizeBytes`); empty for the root.
     public var pointer: String
+    /// Missing, unexpected, type mismatch or value mismatch.
     public var kind: Kind
+    /// The golden's value at ``pointer``; nil for `unexpected`.
     public var expected: FirestoreValue?
+    /// The actual value at ``pointer``; nil for `missing`.
     public var actual: FirestoreValue?
     /// A suggestion for a person: "did you mean waterBallast?", "an integer where the schema wants a double", …
     public var hint: String?
 
+    /// A difference at `pointer`, with an optional hint for a person.
     public init(pointer: String, kind: Kind, expected: FirestoreValue?, actual: FirestoreValue?, hint: String? = nil) {
         self.pointer = pointer
         self.kind = kind

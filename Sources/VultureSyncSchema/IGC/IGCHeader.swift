@@ -10,11 +10,17 @@ import Foundation
 /// first `:` (or after the code), trimmed; empty and `NIL` values count as absent. Text that is not
 /// UTF-8 is read as ISO-8859-1, as loggers that write Latin-1 intend.
 public struct IGCHeader: Sendable, Hashable {
+    /// The pilot (`HxPLT`); of several records the first non-empty one wins, as for the five below.
     public var pilotName: String?
+    /// The passenger or second pilot (`HxCM2`).
     public var passengerName: String?
+    /// The glider type (`HxGTY`).
     public var gliderType: String?
+    /// The glider registration (`HxGID`).
     public var gliderRegistration: String?
+    /// The competition id (`HxCID`).
     public var competitionIdentification: String?
+    /// The competition class (`HxCCL`).
     public var competitionClass: String?
     /// The UTC date of the flight (`HFDTE`), as days since 1970-01-01.
     public var dateDays: Int64?

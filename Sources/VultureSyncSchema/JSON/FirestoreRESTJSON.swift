@@ -15,6 +15,7 @@ public struct FirestoreRESTDocument: Sendable, Hashable {
     /// When the document was last changed, as the server reports it.
     public var updateTime: FirestoreTimestamp?
 
+    /// A REST document; `name`, `createTime` and `updateTime` are nil when unknown.
     public init(
         name: String? = nil, fields: [String: FirestoreValue], createTime: FirestoreTimestamp? = nil,
         updateTime: FirestoreTimestamp? = nil

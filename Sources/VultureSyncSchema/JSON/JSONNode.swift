@@ -8,7 +8,9 @@ import Foundation
 public struct JSONNode: Sendable {
     /// A node's JSON type and contents.
     public indirect enum Kind: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
         /// A number written without fraction or exponent that fits int64.
         case integer(Int64)
@@ -16,14 +18,20 @@ public struct JSONNode: Sendable {
         case bigInteger(String)
         /// A number written with a fraction or an exponent (±Infinity when it overflows a double).
         case double(Double)
+        /// A string, escapes decoded.
         case string(String)
+        /// An array, elements in order.
         case array([JSONNode])
+        /// An object, members in source order (the strict reader rejects duplicate keys).
         case object([JSONMember])
     }
 
+    /// The node's JSON type and contents.
     public var kind: Kind
+    /// Byte offset of the node's first byte in its source; -1 when built in code.
     public var offset: Int
 
+    /// A node; `offset` is -1 for a node built in code.
     public init(_ kind: Kind, offset: Int = -1) {
         self.kind = kind
         self.offset = offset
@@ -45,10 +53,14 @@ public struct JSONNode: Sendable {
 
 /// One member of a JSON object: its key (and the key's byte offset) and value.
 public struct JSONMember: Sendable {
+    /// The member name, escapes decoded.
     public var key: String
+    /// Byte offset of the key's opening quote in its source; -1 when built in code.
     public var keyOffset: Int
+    /// The member's value.
     public var value: JSONNode
 
+    /// A member; `keyOffset` is -1 for a member built in code.
     public init(key: String, keyOffset: Int = -1, value: JSONNode) {
         self.key = key
         self.keyOffset = keyOffset

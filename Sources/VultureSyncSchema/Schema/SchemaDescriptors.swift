@@ -77,6 +77,7 @@ public struct SchemaFieldLimits: Sendable, Hashable {
     /// The number must be a multiple of this.
     public var step: Double?
 
+    /// Limits as given; a nil limit does not apply.
     public init(
         maxChars: Int? = nil, maxBytes: Int? = nil, maxItems: Int? = nil, hexLength: Int? = nil,
         minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil
@@ -97,6 +98,7 @@ public struct SchemaField: Sendable, Hashable {
     public var owner: String
     /// The cloud field name.
     public var name: String
+    /// The Firestore type (column `type`: `string`, `enum:Platform`, `array:map:Turnpoint`, …).
     public var type: SchemaFieldType
     /// In every full write of a live document (null when nullable and without a value).
     public var isRequired: Bool
@@ -106,7 +108,9 @@ public struct SchemaField: Sendable, Hashable {
     public var defaultValue: FirestoreValue?
     /// SI unit (`m`, `m/s`, `s`, `bytes`, …) or nil.
     public var unit: String?
+    /// The limits (column `limit`); every member nil when none applies.
     public var limits: SchemaFieldLimits
+    /// How an encoder writes the field in the write form: the value or a sentinel (DESIGN.md §3).
     public var writeAs: SchemaWriteAs
     /// The Android Room column, or nil.
     public var androidColumn: String?
@@ -119,6 +123,7 @@ public struct SchemaField: Sendable, Hashable {
     /// Where the seed says it (`000 §2`).
     public var source: String
 
+    /// A field as its row of `Spec/fields.tsv` gives it; the generated tables call this.
     public init(
         owner: String, name: String, type: SchemaFieldType, isRequired: Bool, isNullable: Bool,
         defaultValue: FirestoreValue? = nil, unit: String? = nil, limits: SchemaFieldLimits = SchemaFieldLimits(),
@@ -144,10 +149,14 @@ public struct SchemaField: Sendable, Hashable {
 
 /// One enum case: its stable name, what Firestore stores, and the iOS raw value or index.
 public struct SchemaEnumCase: Sendable, Hashable {
+    /// The stable case id (`waypoints`): the Swift case name where the apps have one.
     public var name: String
+    /// What Firestore stores: a string (`"WAYPOINTS"`) or an integer (`1`), one kind per enum.
     public var cloudValue: FirestoreValue
+    /// The iOS raw value or index, or nil where iOS has none.
     public var iosValue: Int?
 
+    /// A case as its row of `Spec/enums.tsv` gives it.
     public init(name: String, cloudValue: FirestoreValue, iosValue: Int? = nil) {
         self.name = name
         self.cloudValue = cloudValue
@@ -157,9 +166,12 @@ public struct SchemaEnumCase: Sendable, Hashable {
 
 /// An enum of `Spec/enums.tsv`.
 public struct SchemaEnum: Sendable, Hashable {
+    /// The enum's name (`MapFileType`), referenced as `enum:<name>` by the field and settings tables.
     public var name: String
+    /// The cases in table order.
     public var cases: [SchemaEnumCase]
 
+    /// An enum with its cases in table order.
     public init(name: String, cases: [SchemaEnumCase]) {
         self.name = name
         self.cases = cases
@@ -181,6 +193,7 @@ public struct SchemaCollection: Sendable, Hashable {
     /// Position in a push (1 first), nil when not pushed on its own.
     public var pushOrder: Int?
 
+    /// A collection as its row of `Spec/collections.tsv` gives it.
     public init(
         name: String, pathTemplate: String, documentType: String, idRecord: String, hasCommonFields: Bool,
         pushOrder: Int?
@@ -214,16 +227,24 @@ public enum SchemaIOSKeyMapping: String, Sendable, Hashable {
 
 /// One of the settings key ids (`Spec/settings-keys.tsv`).
 public struct SchemaSettingsKey: Sendable, Hashable {
+    /// The key id (`windSpeedUnit`): stored as `values.<key> = {v, t, d}` (schema §2, settings/synced).
     public var key: String
+    /// The type of the entry's `v` (fields-table grammar; `unit:<table>` is a unit id).
     public var type: SchemaFieldType
+    /// Whether `v` may be null.
     public var isNullable: Bool
+    /// The value on a fresh install; it counts as `t = 0`, so any cloud value wins (schema §5.3).
     public var defaultValue: FirestoreValue
     /// Inclusive numeric range, when the key has one.
     public var range: ClosedRange<Double>?
+    /// The unit of a numeric value (SI, e.g. `s`), or nil.
     public var unit: String?
+    /// The iOS defaults / iCloud key-value-store keys, in the order ``iosMapping`` reads them.
     public var iosKeys: [String]
+    /// How the iOS keys map to this key's value.
     public var iosMapping: SchemaIOSKeyMapping
 
+    /// A key as its row of `Spec/settings-keys.tsv` gives it.
     public init(
         key: String, type: SchemaFieldType, isNullable: Bool, defaultValue: FirestoreValue,
         range: ClosedRange<Double>? = nil, unit: String? = nil, iosKeys: [String], iosMapping: SchemaIOSKeyMapping
@@ -241,10 +262,12 @@ public struct SchemaSettingsKey: Sendable, Hashable {
 
 /// A unit table: unit ids by iOS index (`Spec/units.tsv`); unknown index or id → the first.
 public struct SchemaUnitTable: Sendable, Hashable {
+    /// The table's name: the settings key id that uses it (`altitudeUnit`), referenced as `unit:<name>`.
     public var name: String
     /// Unit ids in iOS index order.
     public var units: [String]
 
+    /// A table of unit ids in iOS index order; never empty, since unknown indices fall back to the first.
     public init(name: String, units: [String]) {
         self.name = name
         self.units = units
@@ -268,6 +291,7 @@ public struct SchemaMergeRule: Sendable, Hashable {
     /// `server`, `local` or `-`.
     public var tie: String
 
+    /// A rule as its row of `Spec/merge-rules.tsv` gives it.
     public init(document: String, field: String, rule: String, tie: String) {
         self.document = document
         self.field = field
@@ -278,10 +302,14 @@ public struct SchemaMergeRule: Sendable, Hashable {
 
 /// A named number or value of the schema (`Spec/constants.tsv`, `Spec/limits.tsv`).
 public struct SchemaConstant: Sendable, Hashable {
+    /// The constant's name (`pullOverlapSeconds`).
     public var name: String
+    /// Its typed value (`120`, `"synced"`).
     public var value: FirestoreValue
+    /// Its unit (`s`, `ms`, `bytes`, `documents`, …), or nil when it has none.
     public var unit: String?
 
+    /// A constant as its row of `Spec/constants.tsv` or `Spec/limits.tsv` gives it.
     public init(name: String, value: FirestoreValue, unit: String? = nil) {
         self.name = name
         self.value = value
@@ -291,17 +319,26 @@ public struct SchemaConstant: Sendable, Hashable {
 
 /// The whole schema: the generated ``SyncSchema/vulture`` holds every table of `Spec/`.
 public struct SyncSchema: Sendable {
+    /// The collections (`Spec/collections.tsv`), in table order.
     public let collections: [SchemaCollection]
+    /// Every field of every owner (`Spec/fields.tsv`), in table order.
     public let fields: [SchemaField]
+    /// The enums (`Spec/enums.tsv`).
     public let enums: [SchemaEnum]
+    /// The settings key ids (`Spec/settings-keys.tsv`), in table order.
     public let settingsKeys: [SchemaSettingsKey]
+    /// The unit tables (`Spec/units.tsv`).
     public let unitTables: [SchemaUnitTable]
+    /// The merge rules (`Spec/merge-rules.tsv`), in table order.
     public let mergeRules: [SchemaMergeRule]
+    /// The named constants and limits (`Spec/constants.tsv`, `Spec/limits.tsv`).
     public let constants: [SchemaConstant]
     private let fieldsByOwner: [String: [SchemaField]]
     private let documentFieldsByType: [String: [SchemaField]]
     private let enumsByName: [String: SchemaEnum]
 
+    /// A schema from its tables, with lookups by owner, document type and enum name built once
+    /// (the first of two same-named entries wins). The generated ``SyncSchema/vulture`` calls it.
     public init(
         collections: [SchemaCollection], fields: [SchemaField], enums: [SchemaEnum],
         settingsKeys: [SchemaSettingsKey], unitTables: [SchemaUnitTable], mergeRules: [SchemaMergeRule],
@@ -337,17 +374,23 @@ public struct SyncSchema: Sendable {
         documentFieldsByType[documentType] ?? fields(of: documentType)
     }
 
+    /// The collection whose documents are of `documentType` (`FlightDocument`), or nil.
     public func collection(documentType: String) -> SchemaCollection? {
         collections.first { $0.documentType == documentType }
     }
 
+    /// The collection with this id (`flights`), or nil.
     public func collection(named name: String) -> SchemaCollection? { collections.first { $0.name == name } }
 
+    /// The enum with this name (`MapFileType`), or nil.
     public func enumeration(named name: String) -> SchemaEnum? { enumsByName[name] }
 
+    /// The unit table with this name (`altitudeUnit`), or nil.
     public func unitTable(named name: String) -> SchemaUnitTable? { unitTables.first { $0.name == name } }
 
+    /// The settings key with this id (`altitudeUnit`), or nil.
     public func settingsKey(_ key: String) -> SchemaSettingsKey? { settingsKeys.first { $0.key == key } }
 
+    /// The constant or limit with this name (`pullPageSize`), or nil.
     public func constant(named name: String) -> SchemaConstant? { constants.first { $0.name == name } }
 }

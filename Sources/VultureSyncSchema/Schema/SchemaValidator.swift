@@ -46,13 +46,19 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
 
 /// One thing wrong with a document: where, which rule, and whether it is an error or a warning.
 public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
+    /// `error` fails validation; `warning` (an unknown field or settings key when not strict) is only reported.
     public enum Severity: String, Sendable, Hashable { case error, warning }
 
+    /// JSON pointer of the offending value inside the document (`/summary/takeoffAt`); empty for the root.
     public var pointer: String
+    /// The rule id, a ``SchemaRule`` raw value (`schema.type`).
     public var rule: String
+    /// What is wrong, in plain English.
     public var message: String
+    /// Error or warning.
     public var severity: Severity
 
+    /// A violation; an error unless `severity` says otherwise.
     public init(pointer: String, rule: String, message: String, severity: Severity = .error) {
         self.pointer = pointer
         self.rule = rule
@@ -76,6 +82,7 @@ public struct ValidationOptions: Sendable, Hashable {
     /// `$delete` is allowed (write form only).
     public var mergeWrite: Bool
 
+    /// Options; by default the stored form, unknown fields as warnings, not a merge write.
     public init(form: DocumentForm = .stored, strict: Bool = false, mergeWrite: Bool = false) {
         self.form = form
         self.strict = strict
@@ -87,8 +94,10 @@ public struct ValidationOptions: Sendable, Hashable {
 ///
 /// Source: schema §2 (fields, types, limits), §5.4 (tombstones), DESIGN.md §3 (forms, nulls).
 public struct SchemaValidator: Sendable {
+    /// The tables documents are checked against.
     public let schema: SyncSchema
 
+    /// A validator for the documents of `schema`.
     public init(schema: SyncSchema) {
         self.schema = schema
     }

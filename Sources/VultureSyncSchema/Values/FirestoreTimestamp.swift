@@ -47,6 +47,7 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
         try self.init(seconds: s, microseconds: Int32(m * 1000))
     }
 
+    /// Earlier instants first.
     public static func < (a: FirestoreTimestamp, b: FirestoreTimestamp) -> Bool {
         (a.seconds, a.microseconds) < (b.seconds, b.microseconds)
     }

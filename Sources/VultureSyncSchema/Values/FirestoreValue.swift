@@ -11,16 +11,27 @@ import Foundation
 /// Equality is by typed value: `integer(1)` ≠ `double(1.0)`, NaN equals NaN, `0.0` ≠ `-0.0`.
 /// Firestore's structural limits are checked by ``validate(form:)`` and by every reader.
 public enum FirestoreValue: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case boolean(Bool)
+    /// A signed 64-bit integer.
     case integer(Int64)
+    /// An IEEE 754 binary64 number; NaN, ±Infinity and −0 included.
     case double(Double)
+    /// A string of valid Unicode.
     case string(String)
+    /// An instant with microsecond precision, 0001-01-01 … 9999-12-31 UTC.
     case timestamp(FirestoreTimestamp)
+    /// Raw bytes.
     case bytes(Data)
+    /// A latitude and longitude in degrees.
     case geoPoint(GeoPoint)
+    /// A full document name: `projects/{p}/databases/{d}/documents/{path}`.
     case reference(String)
+    /// An array; never directly inside another array.
     case array([FirestoreValue])
+    /// A map of field names to values.
     case map([String: FirestoreValue])
     /// `FieldValue.serverTimestamp()`: the server's commit time replaces it (schema §2, updatedAt).
     case serverTimestamp
@@ -32,7 +43,9 @@ public enum FirestoreValue: Sendable {
 
 /// The operand of an `increment` sentinel: Firestore keeps integer and double increments apart.
 public enum IncrementOperand: Sendable, Hashable {
+    /// An int64 operand.
     case integer(Int64)
+    /// A double operand.
     case double(Double)
 
     public static func == (a: IncrementOperand, b: IncrementOperand) -> Bool {
@@ -62,6 +75,7 @@ public struct GeoPoint: Sendable, Hashable {
     /// Degrees east.
     public var longitude: Double
 
+    /// A point in degrees; not range-checked here (``FirestoreValue/validate(form:pointer:)`` checks it).
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
