@@ -273,8 +273,9 @@ public struct SchemaUnitTable: Sendable, Hashable {
         self.units = units
     }
 
-    /// The unit id for an iOS index, falling back to the first unit (schema §2, units).
-    public func unit(iosIndex: Int) -> String { units.indices.contains(iosIndex) ? units[iosIndex] : units[0] }
+    /// The unit id for an iOS index, falling back to the first unit (schema §2, units); "" for an
+    /// empty table (the generator refuses one, so only a hand-built table can be empty).
+    public func unit(iosIndex: Int) -> String { units.indices.contains(iosIndex) ? units[iosIndex] : units.first ?? "" }
 
     /// The iOS index of a unit id, falling back to 0 (schema §2, units).
     public func iosIndex(unit: String) -> Int { units.firstIndex(of: unit) ?? 0 }
