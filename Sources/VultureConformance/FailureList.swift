@@ -22,10 +22,14 @@ public struct FailureList: Sendable, Hashable {
     /// - Throws: `FailureListError` naming file:line for a duplicate entry or an id with white space.
     public init(text: String, file: String) throws {
         var entries: [String: Int] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A byte-order mark and CRLF line ends (a list saved on Windows) are read as UTF-8 and LF.
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        // "\r\n" is one Character in Swift, so split on both spellings of a line end.
+        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, raw) in lines.enumerated() {
             let line = index + 1
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let id = content.trimmingCharacters(in: .whitespaces)
+            let id = content.trimmingCharacters(in: .whitespacesAndNewlines)
             if id.isEmpty { continue }
             guard !id.contains(where: \.isWhitespace) else {
                 throw FailureListError(file: file, line: line, message: "one case id per line, found \"\(id)\"")

@@ -63,6 +63,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         // Foundation starts the child as the leader of its own process group; terminating the
         // group also ends what the testee's shell started.
         ownGroup = getpgid(p.processIdentifier) == p.processIdentifier
+        if ownGroup { runningTesteeGroup = p.processIdentifier }
         stdin = input.fileHandleForWriting
         lines = LineQueue(reading: output.fileHandleForReading)
         let sent = send(TesteeProtocol.startLine(suiteVersion: suiteVersion))
@@ -74,11 +75,16 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             terminate()
             throw TesteeError(message: "the testee's start answer is not UTF-8")
         case .closed:
-            p.waitUntilExit()
-            let status = p.terminationStatus
+            // Its output closed: wait (bounded) for the exit status, then end the group either way.
+            let deadline = Date().addingTimeInterval(min(timeout, 2))
+            while p.isRunning && Date() < deadline { usleep(5_000) }
+            let exited = !p.isRunning
+            let status = exited ? p.terminationStatus : 0
             terminate()
             throw TesteeError(
-                message: "the testee exited (status \(status)) before answering start; check the command `\(command)`")
+                message: exited
+                    ? "the testee exited (status \(status)) before answering start; check the command `\(command)`"
+                    : "the testee closed its output before answering start; check the command `\(command)`")
         case .timeout:
             terminate()
             throw TesteeError(message: "the testee did not answer start within \(timeout) s")
@@ -172,11 +178,29 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             }
             // The group may outlive its leader (a shell's children): end it whatever the leader did.
             kill(target, SIGKILL)
+            if runningTesteeGroup == pid { runningTesteeGroup = 0 }
         }
         try? stdin?.close()
         process = nil
         stdin = nil
         lines = nil
+    }
+}
+
+/// The process group of the testee running now (0: none), for the signal handlers.
+nonisolated(unsafe) private var runningTesteeGroup: pid_t = 0
+
+extension TesteeProcess {
+    /// Makes SIGINT, SIGTERM and SIGHUP end the running testee's process group before the runner
+    /// dies of the signal, so that an interrupted run leaves no testee behind. Call once, early.
+    public static func endTesteesOnSignals() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { received in
+                if runningTesteeGroup > 0 { kill(-runningTesteeGroup, SIGKILL) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
     }
 }
 

@@ -118,17 +118,17 @@ enum ValidateCommand {
             } else {
                 let value = try CanonicalJSON.decode(bytes, file: file, form: options.form)
                 guard case .map(let m) = value else {
-                    throw SchemaInputError(
-                        rule: .restShape, pointer: "",
-                        message: "a document is a map of fields, found \(value.typeName)",
-                        file: file)
+                    lines.append(
+                        "\(file): /: \(SchemaRule.type.rawValue): a document is a map of fields, found \(value.typeName)"
+                    )
+                    return (lines, true)
                 }
                 fields = m
             }
             guard let type = documentType ?? validator.inferDocumentType(fields: fields, path: nil) else {
                 lines.append(
                     "\(file): /: \(SchemaRule.collection.rawValue): cannot tell the collection from the fields "
-                        + "(a tombstone or an empty document); give --collection")
+                        + "(no field only one collection has, as in a tombstone or a merge write); give --collection")
                 return (lines, true)
             }
             for v in validator.validate(fields, documentType: type, options: options) {

@@ -27,6 +27,8 @@ for i in 1..<Int(CommandLine.argc) {
     exit(2)
 }
 
+TesteeProcess.endTesteesOnSignals()
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
 let rest = command == nil ? arguments : Array(arguments.dropFirst())

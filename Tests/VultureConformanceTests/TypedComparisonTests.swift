@@ -67,6 +67,11 @@ import VultureSyncSchema
         #expect(list.entries == ["required.a.b": 2, "required.c": 4])
     }
 
+    @Test func byteOrderMarkAndCRLFAreRead() throws {
+        let list = try FailureList(text: "\u{FEFF}required.a.b\r\n# note\r\nrequired.c\r\n", file: "windows.txt")
+        #expect(list.entries == ["required.a.b": 1, "required.c": 3])
+    }
+
     @Test func duplicateEntryIsAnError() {
         #expect {
             try FailureList(text: "x\ny\nx\n", file: "f.txt")

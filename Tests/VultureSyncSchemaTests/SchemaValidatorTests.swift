@@ -263,6 +263,12 @@ import Testing
         #expect(
             v.pathViolations(path: "users/u/settings/other", fields: [:]).violations.first?.message
                 == "the only document of settings is synced, not other")
+        for id in ["__x__", "..", String(repeating: "x", count: 1600)] {
+            #expect(
+                v.pathViolations(path: "users/u/recentCompetitions/\(id)", fields: [:]).violations.map(\.rule) == [
+                    "schema.document-id"
+                ])
+        }
         #expect(
             v.pathViolations(path: "projects/p/databases/(default)/documents/users/u", fields: [:]).documentType
                 == "ProfileDocument")

@@ -150,12 +150,25 @@ final class OutputFile {
 /// Whole-file reads and writes with the system's reason on failure ("Is a directory", "No such
 /// file or directory"), for the command-line tools.
 public enum FileContents {
+    /// The most bytes the command-line tools read from one file: 64 MiB, far above Firestore's
+    /// 1 MiB document limit, so an endless input (`/dev/zero`) stops with an error.
+    public static let maximumToolInputBytes = 64 * 1024 * 1024
+
     /// The file's bytes.
+    /// - Parameter maximumBytes: stop with `EFBIG` ("File too large") past this many bytes.
     /// - Throws: ``FileAccessError`` naming the operation, the path and `errno`.
-    public static func bytes(atPath path: String) throws(FileAccessError) -> [UInt8] {
+    public static func bytes(atPath path: String, maximumBytes: Int = maximumToolInputBytes) throws(FileAccessError)
+        -> [UInt8]
+    {
         var out: [UInt8] = []
+        struct TooLarge: Error {}
         do {
-            try ChunkedFile.forEachChunk(ofFileAt: path) { out.append(contentsOf: $0) }
+            try ChunkedFile.forEachChunk(ofFileAt: path) {
+                out.append(contentsOf: $0)
+                if out.count > maximumBytes { throw TooLarge() }
+            }
+        } catch is TooLarge {
+            throw FileAccessError(operation: "read", path: path, errno: EFBIG)
         } catch let e as FileAccessError {
             throw e
         } catch {

@@ -193,9 +193,24 @@ public struct SchemaValidator: Sendable {
         func wrong(_ message: String) -> (String?, [SchemaViolation]) {
             (nil, [SchemaViolation(pointer: "", rule: SchemaRule.collection.rawValue, message: message)])
         }
-        let shape = "a document path of the schema is users/{uid} or users/{uid}/COLLECTION/{id}"
         guard segments.first == "users", segments.count == 2 || segments.count == 4, !segments.contains("") else {
-            return wrong("\(segments.joined(separator: "/")) is not \(shape)")
+            return wrong(
+                "\(segments.joined(separator: "/")) is not a document path of the schema: "
+                    + "users/{uid} or users/{uid}/COLLECTION/{id}")
+        }
+        for segment in [segments[1]] + (segments.count == 4 ? [segments[3]] : []) {
+            do throws(DocumentIdError) {
+                try DocumentIds.validate(documentId: segment)
+            } catch {
+                return (
+                    nil,
+                    [
+                        SchemaViolation(
+                            pointer: "", rule: SchemaRule.documentId.rawValue,
+                            message: "\(segment.prefix(80)) is not a Firestore document id: \(error)")
+                    ]
+                )
+            }
         }
         if segments.count == 2 { return (schema.collection(named: "users")?.documentType, []) }
         guard segments[2] != "users", let collection = schema.collection(named: segments[2]) else {
