@@ -46,9 +46,14 @@ public enum ConformanceRunner {
     /// results with `failureList` (an empty list when nil).
     ///
     /// - Parameter progress: called after each case, for live output.
+    ///
+    /// A required case the implementation skips does not pass: it fails unless the failure list
+    /// names it, so exit status 0 means every required case passed or is listed (DESIGN.md §4).
+    /// `skippedRequiredFails: false` (for `check DIR`, where an absent output file is a partial
+    /// check) leaves skipped cases skipped.
     public static func run<I: ConformanceImplementation>(
         _ cases: [ConformanceCase], on implementation: inout I, failureList: FailureList? = nil,
-        only: Set<String>? = nil, progress: (CaseResult) -> Void = { _ in }
+        only: Set<String>? = nil, skippedRequiredFails: Bool = true, progress: (CaseResult) -> Void = { _ in }
     ) -> ConformanceRun {
         let clock = ContinuousClock()
         var results: [CaseResult] = []
@@ -56,7 +61,14 @@ public enum ConformanceRunner {
             var answer: ImplementationAnswer = .broken("not run")
             let elapsed = clock.measure { answer = implementation.answer(c) }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            let result = CaseResult(id: c.id, section: c.section, outcome: c.judge(answer), seconds: seconds)
+            var outcome = c.judge(answer)
+            if skippedRequiredFails, c.isRequired, case .skipped(let reason) = outcome {
+                outcome = .failed(
+                    message:
+                        "skipped by the implementation (\(reason)); a required case fails unless the failure list names it",
+                    differences: [])
+            }
+            let result = CaseResult(id: c.id, section: c.section, outcome: outcome, seconds: seconds)
             results.append(result)
             progress(result)
         }

@@ -13,8 +13,9 @@ enum CheckCommand {
           DIR/vectors/AREA.json   {"cases": [{"id": …, "output": … | "error": "RULE-ID"}]}
         in canonical typed JSON. Each is compared with the golden by typed value; cases without
         an output are skipped. An output file that is malformed (an unknown member, a case id the
-        golden file does not have, a case answered twice) fails; a golden-named path that cannot be
-        read (a folder, a dangling link) is an I/O error.
+        golden file does not have, a case answered twice) fails, and so does a file in schema/ or
+        vectors/ that no golden is named as; a golden-named path that cannot be read (a folder, a
+        dangling link) is an I/O error.
 
         Exit status: 0 no unexpected difference and the failure list is exact; 1 differences;
         2 usage or I/O error. The last line is `N passed, N failed[, N skipped]`.
@@ -74,11 +75,27 @@ enum CheckCommand {
                 collectVectorAnswers(value, golden: golden, file: url.path, into: &answers, problems: &problems)
             }
         }
+        // A file in schema/ or vectors/ that no golden is named as is a misnamed output, not nothing.
+        let goldenNames = Set(suite.files.map(\.path))
+        for folder in ["schema", "vectors"] {
+            let url = dir.appendingPathComponent(folder)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
+            guard isFolder.boolValue else {
+                problems.append("\(url.path): /: \(folder) must be a folder of output files named as the goldens")
+                continue
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+            for name in names where !goldenNames.contains("\(folder)/\(name)") {
+                problems.append("\(url.appendingPathComponent(name).path): /: no golden is named \(folder)/\(name)")
+            }
+        }
         guard filesRead > 0 else {
             throw IOFailure(message: "\(dir.path) holds no file named as a golden (schema/*.json, vectors/*.json)")
         }
         var implementation = FileAnswers(answers: answers)
-        let outcome = ConformanceRunner.run(suite.cases, on: &implementation, failureList: failureList)
+        let outcome = ConformanceRunner.run(
+            suite.cases, on: &implementation, failureList: failureList, skippedRequiredFails: false)
         try SuiteCommand.writeReports(outcome, args: args, suiteVersion: suite.version)
         for line in problems { print(line) }
         var lines = ConformanceRunner.report(outcome, failureList: failureList)

@@ -21,7 +21,8 @@ enum SuiteCommand {
           --report FILE        write a JSON report (canonical JSON)
           --verbose            print every case's outcome, not only failures
 
-        Exit status: 0 all required cases pass and the failure list is exact; 1 conformance
+        A required case the testee skips fails unless the failure list names it.
+        Exit status: 0 all required cases pass or are listed, and the list is exact; 1 conformance
         failures; 2 usage or I/O error. The last line is `N passed, N failed[, N skipped]`.
         """
 

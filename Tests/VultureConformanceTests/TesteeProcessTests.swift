@@ -50,7 +50,7 @@ let fakeTestee = #"""
             Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)]))),
             Self.c("required.echo.wrong", "echo", .output(.map(["x": .integer(1)]))),
             Self.c("required.reject.ok", "reject", .error(code: "value.array-in-array")),
-            Self.c("required.skip", "skip", .output(.null)),
+            Self.c("recommended.skip", "skip", .output(.null)),
             Self.c("required.crash", "crash", .output(.null)),
             Self.c("required.after-crash", "echo", .output(.map(["x": .double(1)]))),
             Self.c("required.hang", "hang", .output(.null)),
@@ -64,7 +64,7 @@ let fakeTestee = #"""
         let outcomes = Dictionary(uniqueKeysWithValues: run.results.map { ($0.id, $0.outcome) })
         #expect(outcomes["required.echo.ok"] == .passed)
         #expect(outcomes["required.reject.ok"] == .passed)
-        #expect(outcomes["required.skip"] == .skipped(reason: "not implemented"))
+        #expect(outcomes["recommended.skip"] == .skipped(reason: "not implemented"))
         #expect(outcomes["required.after-crash"] == .passed, "the runner restarted the crashed testee")
         #expect(outcomes["required.last"] == .passed)
         guard case .failed(let m1, _)? = outcomes["required.crash"] else {
@@ -129,9 +129,33 @@ let fakeTestee = #"""
         } throws: { "\($0)".hasPrefix("the testee's started answer must carry \"protocolVersion\": 1") }
     }
 
+    /// A required case that is skipped fails unless the failure list names it; a recommended one
+    /// may be skipped.
+    @Test func skippedRequiredCaseFailsUnlessListed() throws {
+        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        let cases = [
+            Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)]))),
+            Self.c("required.skip", "skip", .output(.null)),
+        ]
+        let unlisted = ConformanceRunner.run(cases, on: &testee)
+        #expect(unlisted.summary.line == "1 passed, 1 failed")
+        #expect(unlisted.exitStatus == 1)
+        #expect(
+            unlisted.results[1].outcome
+                == .failed(
+                    message:
+                        "skipped by the implementation (not implemented); a required case fails unless the failure list names it",
+                    differences: []))
+        let listed = ConformanceRunner.run(
+            cases, on: &testee, failureList: try FailureList(text: "required.skip\n", file: "f"))
+        testee.stop()
+        #expect(listed.summary.line == "1 passed, 0 failed, 1 skipped")
+        #expect(listed.exitStatus == 0)
+    }
+
     @Test func skippingEveryCaseIsNotConformant() throws {
         var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
-        let run = ConformanceRunner.run([Self.c("required.skip", "skip", .output(.null))], on: &testee)
+        let run = ConformanceRunner.run([Self.c("recommended.skip", "skip", .output(.null))], on: &testee)
         testee.stop()
         #expect(run.summary.line == "0 passed, 0 failed, 1 skipped")
         #expect(run.exitStatus == 1)

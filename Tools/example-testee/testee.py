@@ -4,9 +4,11 @@
 It shows how another implementation (an Android or iOS encoder) wires itself into the suite:
 read one JSON request per line on stdin, answer one JSON line on stdout (the testee protocol,
 Goldens/protocol/README.md). It implements a subset — ids and Storage object paths, metadata
-and the size cap — and answers `skipped` for the rest. Its home-base id uses Python's own
-str.strip() and str.lower(), which differ from Kotlin on the JVM for a few characters; those
-cases are listed in failure-list.txt next to this file, as a team lists its known gaps.
+and the size cap — and answers `skipped` for the rest, which its failure list
+(failure-list.txt next to this file) names, since a required case that is skipped fails
+unless listed. Its home-base id uses Python's own str.strip() and str.lower(), which differ
+from Kotlin on the JVM for a few characters; that case is listed too, as a team lists its
+known gaps.
 
 Run it:  swift run vulture-conformance run --testee 'python3 Tools/example-testee/testee.py' \
              --failure-list Tools/example-testee/failure-list.txt
