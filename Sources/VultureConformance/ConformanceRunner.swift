@@ -89,17 +89,6 @@ public enum ConformanceRunner {
     /// Human-readable lines for a finished run: each unexpected failure with its differences,
     /// failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
     public static func report(_ run: ConformanceRun, failureList: FailureList?) -> [String] {
-        report(run, failureListFile: failureList?.file, entries: failureList?.entries ?? [:])
-    }
-
-    /// ``report(_:failureList:)`` with only the list's file name (stale entries then lack line numbers).
-    public static func report(_ run: ConformanceRun, failureListFile: String?) -> [String] {
-        report(run, failureListFile: failureListFile, entries: [:])
-    }
-
-    static func report(_ run: ConformanceRun, failureListFile: String?, entries: [String: Int]) -> [String] {
-        let failureList: FailureList? =
-            entries.isEmpty ? nil : FailureList(entries: entries, file: failureListFile ?? "")
         var lines: [String] = []
         for r in run.results {
             guard case .failed(let message, let differences) = r.outcome, !run.expectedFailures.contains(r.id) else {
@@ -108,7 +97,7 @@ public enum ConformanceRunner {
             lines.append("FAIL \(r.id) (\(r.section)): \(message)")
             for d in differences { lines.append("  \(d)") }
         }
-        let file = failureListFile ?? "the failure list"
+        let file = failureList?.file ?? "the failure list"
         for id in run.reconciliation.unexpectedPasses {
             let at = failureList?.entries[id].map { "\(file):\($0)" } ?? file
             lines.append("STALE \(at): \(id) is listed but passed; remove the entry")

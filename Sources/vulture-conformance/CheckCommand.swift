@@ -41,9 +41,7 @@ enum CheckCommand {
             throw IOFailure(message: "\(dir.path) is not a folder")
         }
         let suite = try SuiteCommand.loadSuite(args.option("goldens"))
-        let failureList = try args.option("failure-list").map { path in
-            do { return try FailureList.load(path: path) } catch { throw IOFailure(message: "\(error)") }
-        }
+        let failureList = try SuiteCommand.loadFailureList(args)
         try SuiteCommand.checkReportPaths(args)
         var answers: [String: ImplementationAnswer] = [:]
         var problems: [String] = []

@@ -37,9 +37,7 @@ enum SuiteCommand {
         }
         _ = try args.positionals()
         let suite = try loadSuite(args.option("goldens"))
-        let failureList = try args.option("failure-list").map { path in
-            do { return try FailureList.load(path: path) } catch { throw IOFailure(message: "\(error)") }
-        }
+        let failureList = try loadFailureList(args)
         try checkReportPaths(args)
         let selected = args.values("test")
         let known = Set(suite.cases.map(\.id))
@@ -117,6 +115,13 @@ enum SuiteCommand {
             try FileContents.write(Array(text.utf8), toPath: path)
         } catch {
             throw IOFailure(message: "\(error)")
+        }
+    }
+
+    /// The `--failure-list` file, read; an unreadable or malformed list is an I/O error (exit 2).
+    static func loadFailureList(_ args: CommandLineArguments) throws -> FailureList? {
+        try args.option("failure-list").map { path in
+            do { return try FailureList.load(path: path) } catch { throw IOFailure(message: "\(error)") }
         }
     }
 

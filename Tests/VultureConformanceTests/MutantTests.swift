@@ -173,7 +173,7 @@ let mutants: [Mutant] = [
         var implementation = MutantImplementation(fault: mutants[0].fault)
         let run = ConformanceRunner.run(
             try Self.suite.get().cases, on: &implementation, only: ["required.schema.flight.write"])
-        let lines = ConformanceRunner.report(run, failureListFile: nil)
+        let lines = ConformanceRunner.report(run, failureList: nil)
         #expect(
             lines.contains {
                 $0.contains("/document/waterBalast: unexpected") && $0.contains("did you mean waterBallast?")

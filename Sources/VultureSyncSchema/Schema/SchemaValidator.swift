@@ -151,14 +151,7 @@ public struct SchemaValidator: Sendable {
     /// (`users/u/flights/x`, or a full REST name), else from the field names only it has.
     /// - Returns: nil when neither tells (a tombstone without a path, an empty document).
     public func inferDocumentType(fields: [String: FirestoreValue], path: String?) -> String? {
-        if let path {
-            var segments = path.split(separator: "/").map(String.init)
-            if let d = segments.firstIndex(of: "documents") { segments = Array(segments[(d + 1)...]) }
-            if segments.count == 2, segments[0] == "users" { return schema.collection(named: "users")?.documentType }
-            if segments.count >= 4, segments[0] == "users" {
-                if let c = schema.collection(named: segments[2]) { return c.documentType }
-            }
-        }
+        if let path, let type = pathViolations(path: path, fields: fields).documentType { return type }
         let common = Set(schema.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
         var best: (String, Int)? = nil
         var tie = false
