@@ -25,10 +25,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // Values, canonical and REST JSON, generated codecs, ids, blobs, settings.
+        // What the generator and the runtime share: Firestore values, canonical typed JSON and REST JSON,
+        // and the descriptor types the generated schema tables are made of.
+        .target(name: "VultureSchemaCore"),
+        // The wire format: generated codecs and tables, ids, blobs, settings, writes (re-exports VultureSchemaCore).
         .target(
             name: "VultureSyncSchema",
-            dependencies: ["CZlib", "CCrypto"]
+            dependencies: ["VultureSchemaCore", "CZlib", "CCrypto"]
         ),
         // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
         .target(
@@ -65,7 +68,11 @@ let package = Package(
             dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
         // Generator core: reads and validates the Spec/ tables into SchemaSpec and emits the generated files.
-        .target(name: "VultureSchemaGenerator", path: "Tools/VultureSchemaGenerator"),
+        .target(
+            name: "VultureSchemaGenerator",
+            dependencies: ["VultureSchemaCore"],
+            path: "Tools/VultureSchemaGenerator"
+        ),
         // The generator's command line: `generate` writes what changed, `check` prints the drift.
         .executableTarget(
             name: "vulture-schema-gen",

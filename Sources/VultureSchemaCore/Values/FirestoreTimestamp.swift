@@ -153,10 +153,12 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
 
 /// The proleptic Gregorian calendar's day arithmetic (days since 1970-01-01), after H. Hinnant's
 /// public-domain `days_from_civil` / `civil_from_days` algorithms.
-enum CivilCalendar {
-    static func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+/// Days ↔ proleptic Gregorian civil dates (year, month 1–12, day 1–31), days counted from 1970-01-01;
+/// shared inside this package (timestamps, `date-string` fields, IGC header dates).
+package enum CivilCalendar {
+    package static func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    package static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -164,7 +166,7 @@ enum CivilCalendar {
         }
     }
 
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    package static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -173,7 +175,7 @@ enum CivilCalendar {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
