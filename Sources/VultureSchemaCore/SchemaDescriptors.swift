@@ -30,6 +30,51 @@ public indirect enum SchemaFieldType: Sendable, Hashable, CustomStringConvertibl
     /// A map keyed by ids, every value of the element type.
     case dictionary(SchemaFieldType)
 
+    /// Reads the table grammar: `string`, `boolean`, `integer`, `double`, `timestamp`, `bytes`,
+    /// `date-string`, `settingValue`, `enum:<Enum>`, `unit:<table>`, `map:<Owner>`, `array:<type>`,
+    /// `dictionary:<type>` (Spec/README.md).
+    /// - Returns: nil for an unknown type name or an empty or malformed reference (`map:`).
+    public init?(parsing text: String) {
+        switch text {
+        case "string": self = .string
+        case "boolean": self = .boolean
+        case "integer": self = .integer
+        case "double": self = .double
+        case "timestamp": self = .timestamp
+        case "bytes": self = .bytes
+        case "date-string": self = .dateString
+        case "settingValue": self = .settingValue
+        default:
+            guard let colon = text.firstIndex(of: ":") else { return nil }
+            let kind = text[..<colon]
+            let rest = String(text[text.index(after: colon)...])
+            func isName(_ name: String) -> Bool {
+                !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            }
+            switch kind {
+            case "enum" where isName(rest): self = .enumeration(rest)
+            case "unit" where isName(rest): self = .unit(rest)
+            case "map" where isName(rest): self = .map(rest)
+            case "array":
+                guard let element = SchemaFieldType(parsing: rest) else { return nil }
+                self = .array(element)
+            case "dictionary":
+                guard let element = SchemaFieldType(parsing: rest) else { return nil }
+                self = .dictionary(element)
+            default: return nil
+            }
+        }
+    }
+
+    /// Every `enum:`, `unit:` and `map:` type the type mentions, outermost first.
+    public var references: [SchemaFieldType] {
+        switch self {
+        case .enumeration, .unit, .map: [self]
+        case .array(let element), .dictionary(let element): element.references
+        default: []
+        }
+    }
+
     /// The table grammar (`string`, `enum:Platform`, `array:map:Turnpoint`, …).
     public var description: String {
         switch self {
@@ -51,7 +96,7 @@ public indirect enum SchemaFieldType: Sendable, Hashable, CustomStringConvertibl
 }
 
 /// How an encoder writes a field in the write form (DESIGN.md §3).
-public enum SchemaWriteAs: String, Sendable, Hashable {
+public enum SchemaWriteAs: String, Sendable, Hashable, CaseIterable {
     /// The value itself.
     case value
     /// Always `FieldValue.serverTimestamp()` (schema §2, updatedAt).
@@ -208,7 +253,7 @@ public struct SchemaCollection: Sendable, Hashable {
 }
 
 /// How an iOS key-value-store key (or keys) maps to a settings key id (`Spec/settings-keys.tsv`).
-public enum SchemaIOSKeyMapping: String, Sendable, Hashable {
+public enum SchemaIOSKeyMapping: String, Sendable, Hashable, CaseIterable {
     /// The same value.
     case direct
     /// An iOS Int raw value ↔ the enum case with that `iosValue`.
@@ -223,6 +268,16 @@ public enum SchemaIOSKeyMapping: String, Sendable, Hashable {
     case showTrackShared
     /// iOS writes the shared key's value here but never reads it back.
     case showTrackWriteOnly
+
+    /// How many iOS keys the mapping takes (nil = at least one).
+    public var iosKeyCount: Int? {
+        switch self {
+        case .direct, .enumRawValue, .unitIndex, .showTrackShared: 1
+        case .homeBaseKeys: 3
+        case .zoneKeys: 7
+        case .showTrackWriteOnly: nil
+        }
+    }
 }
 
 /// One of the settings key ids (`Spec/settings-keys.tsv`).

@@ -1,4 +1,5 @@
 import Testing
+import VultureSchemaCore
 
 @testable import VultureSchemaGenerator
 
@@ -37,30 +38,34 @@ import Testing
     }
 
     @Test func literalsKeepIntegerAndDoubleApart() throws {
-        #expect(try SpecValue.parse("4") == .integer(4))
-        #expect(try SpecValue.parse("4.0") == .double(4))
-        #expect(try SpecValue.parse("1e-7") == .double(1e-7))
-        #expect(try SpecValue.parse("-12") == .integer(-12))
-        #expect(try SpecValue.parse("\"a\\u00e9\\n\"") == .string("aé\n"))
-        #expect(try SpecValue.parse("\"\\ud83d\\ude00\"") == .string("😀"))
-        #expect(try SpecValue.parse("null") == .null)
-        #expect(try SpecValue.parse("[]") == .array([]))
-        let map = try SpecValue.parse(#"{"b": true, "a": [1, 2.5]}"#)
+        #expect(try SpecLiteral.parse("4") == .integer(4))
+        #expect(try SpecLiteral.parse("4.0") == .double(4))
+        #expect(try SpecLiteral.parse("1e-7") == .double(1e-7))
+        #expect(try SpecLiteral.parse("-12") == .integer(-12))
+        #expect(try SpecLiteral.parse("\"a\\u00e9\\n\"") == .string("aé\n"))
+        #expect(try SpecLiteral.parse("\"\\ud83d\\ude00\"") == .string("😀"))
+        #expect(try SpecLiteral.parse("null") == .null)
+        #expect(try SpecLiteral.parse("[]") == .array([]))
+        let map = try SpecLiteral.parse(#"{"b": true, "a": [1, 2.5]}"#)
+        #expect(map == .map(["b": .boolean(true), "a": .array([.integer(1), .double(2.5)])]))
+        #expect(map.description == #"{"a": [1, 2.5], "b": true}"#)
+        #expect(FirestoreValue.double(1000).description == "1000.0")
         #expect(
-            map
-                == .map([
-                    .init(key: "b", value: .boolean(true)),
-                    .init(key: "a", value: .array([.integer(1), .double(2.5)])),
-                ]))
-        #expect(map.description == #"{"b": true, "a": [1, 2.5]}"#)
-        #expect(SpecValue.double(1000).description == "1000.0")
+            try SpecLiteral.parse(#"{"$timestamp": "2026-10-20T14:03:07.123Z"}"#).description
+                == #"{"$timestamp": "2026-10-20T14:03:07.123Z"}"#)
+    }
+
+    @Test func malformedLiteralsNameTheRuleAndColumn() {
+        #expect(throws: SpecLiteralError(column: 10, rule: "json.duplicate-key", message: "duplicate key \"a\"")) {
+            try SpecLiteral.parse(#"{"a": 1, "a": 2}"#)
+        }
     }
 
     @Test(arguments: [
         "glider", "01", "1.", "{\"a\": 1, \"a\": 2}", "[1,]", "\"open", "9223372036854775808", "true false", "{a: 1}",
     ])
     func malformedLiteralsThrow(text: String) {
-        #expect(throws: SpecValueSyntaxError.self) { try SpecValue.parse(text) }
+        #expect(throws: SpecLiteralError.self) { try SpecLiteral.parse(text) }
     }
 
     @Test(arguments: [
@@ -69,13 +74,13 @@ import Testing
         "dictionary:map:SettingsEntry",
     ])
     func typeGrammarRoundTrips(text: String) throws {
-        let type = try #require(FieldType(parsing: text))
+        let type = try #require(SchemaFieldType(parsing: text))
         #expect(type.description == text)
     }
 
     @Test(arguments: ["strng", "map:", "enum:", "array:", "list:string", "map:Flight Summary", "Integer"])
     func unknownTypesAreRefused(text: String) {
-        #expect(FieldType(parsing: text) == nil)
+        #expect(SchemaFieldType(parsing: text) == nil)
     }
 
     @Test func limitsParse() {

@@ -201,9 +201,9 @@ import Testing
         let homeBase = try #require(spec.settingsKey("homeBase"))
         #expect(homeBase.isNullable)
         #expect(homeBase.iosKeys == ["VultureHomebaseName", "VultureHomebaseLatitude", "VultureHomebaseLongitude"])
-        #expect(homeBase.defaultValue["name"] == .string("Klippeneck"))
-        #expect(homeBase.defaultValue["latitude"] == .double(48.1075))
-        #expect(homeBase.defaultValue["longitude"] == .double(8.7627778))
+        #expect(homeBase.defaultValue[fieldPath: "name"] == .string("Klippeneck"))
+        #expect(homeBase.defaultValue[fieldPath: "latitude"] == .double(48.1075))
+        #expect(homeBase.defaultValue[fieldPath: "longitude"] == .double(8.7627778))
 
         for (key, prefix) in [
             ("startZone", "VultureWaypointStartZone"), ("waypointZone", "VultureWaypointZone"),
@@ -212,14 +212,14 @@ import Testing
             let zone = try #require(spec.settingsKey(key))
             #expect(zone.iosMapping == .zoneKeys)
             #expect(zone.iosKeys == ["Type", "Line", "R1", "A1", "R2", "A2", "A12"].map { prefix + $0 })
-            #expect(zone.defaultValue["type"] == .integer(1), "symmetric")
+            #expect(zone.defaultValue[fieldPath: "type"] == .integer(1), "symmetric")
         }
-        #expect(spec.settingsKey("startZone")?.defaultValue["isLine"] == .boolean(true))
-        #expect(spec.settingsKey("startZone")?.defaultValue["r1"] == .double(1000))
-        #expect(spec.settingsKey("waypointZone")?.defaultValue["isLine"] == .boolean(false))
-        #expect(spec.settingsKey("waypointZone")?.defaultValue["r1"] == .double(3000))
-        #expect(spec.settingsKey("waypointZone")?.defaultValue["a1"] == .double(45))
-        #expect(spec.settingsKey("finishZone")?.defaultValue["r1"] == .double(1000))
+        #expect(spec.settingsKey("startZone")?.defaultValue[fieldPath: "isLine"] == .boolean(true))
+        #expect(spec.settingsKey("startZone")?.defaultValue[fieldPath: "r1"] == .double(1000))
+        #expect(spec.settingsKey("waypointZone")?.defaultValue[fieldPath: "isLine"] == .boolean(false))
+        #expect(spec.settingsKey("waypointZone")?.defaultValue[fieldPath: "r1"] == .double(3000))
+        #expect(spec.settingsKey("waypointZone")?.defaultValue[fieldPath: "a1"] == .double(45))
+        #expect(spec.settingsKey("finishZone")?.defaultValue[fieldPath: "r1"] == .double(1000))
     }
 
     @Test func sixUnitTables() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Emits one JSON Schema (draft 2020-12) per collection and form:
 /// `Goldens/jsonschema/<collection>.<write|stored>.schema.json`.
@@ -22,7 +23,7 @@ struct JSONSchemaEmitter {
                 files.append(
                     GeneratedFile(
                         relativePath: "\(Self.directory)/\(collection.name).\(form.rawValue).schema.json",
-                        contents: schema.text()))
+                        contents: CanonicalJSONWriter.string(schema)))
             }
         }
         return files
@@ -32,7 +33,7 @@ struct JSONSchemaEmitter {
     static let base64Pattern = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
     static let datePattern = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 
-    private static func wrapper(_ key: String, _ payload: JSONValue) -> JSONValue {
+    private static func wrapper(_ key: String, _ payload: JSONNode) -> JSONNode {
         .object([
             ("type", .string("object")), ("properties", .object([(key, payload)])),
             ("required", .array([.string(key)])), ("additionalProperties", .bool(false)),
@@ -40,7 +41,7 @@ struct JSONSchemaEmitter {
     }
 
     /// The shared definitions of the typed wrappers.
-    private var commonDefs: [(String, JSONValue)] {
+    private var commonDefs: [(String, JSONNode)] {
         [
             (
                 "double",
@@ -76,11 +77,11 @@ struct JSONSchemaEmitter {
         ]
     }
 
-    private func document(_ collection: CollectionSpec, form: WriteFormKind) -> JSONValue {
+    private func document(_ collection: CollectionSpec, form: WriteFormKind) -> JSONNode {
         var defs = commonDefs
         var seen: Set<String> = []
         var pending = [collection.documentType]
-        var root: JSONValue = .null
+        var root: JSONNode = .null
         while let owner = pending.first {
             pending.removeFirst()
             guard seen.insert(owner).inserted else { continue }
@@ -105,7 +106,7 @@ struct JSONSchemaEmitter {
             }
         }
         let comment = SchemaGenerator.doNotEdit(Self.sources)
-        var members: [(String, JSONValue)] = [
+        var members: [(String, JSONNode)] = [
             ("$comment", .string(comment)),
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string("\(collection.name).\(form.rawValue).schema.json")),
@@ -116,14 +117,14 @@ struct JSONSchemaEmitter {
             ),
             ("description", .string(collection.meaning)),
         ]
-        if case .object(let rootMembers) = root { members += rootMembers }
+        members += root.schemaMembers
         members.append(("$defs", .object(defs)))
         return .object(members)
     }
 
-    private func objectSchema(_ owner: String, form: WriteFormKind) -> JSONValue {
-        var properties: [(String, JSONValue)] = []
-        var required: [JSONValue] = []
+    private func objectSchema(_ owner: String, form: WriteFormKind) -> JSONNode {
+        var properties: [(String, JSONNode)] = []
+        var required: [JSONNode] = []
         for field in spec.allFields(of: owner) {
             properties.append((field.name, fieldSchema(field, form: form)))
             let isRequired: Bool
@@ -148,8 +149,8 @@ struct JSONSchemaEmitter {
     }
 
     /// `values`: each known key's entry has `v` of the key's type; other keys any entry.
-    private func settingsValues() -> JSONValue {
-        var properties: [(String, JSONValue)] = []
+    private func settingsValues() -> JSONNode {
+        var properties: [(String, JSONNode)] = []
         for key in spec.settingsKeys {
             var v = typeSchema(key.type, limits: [])
             if case .range(let lower, let upper) = key.allowed {
@@ -171,15 +172,15 @@ struct JSONSchemaEmitter {
         ])
     }
 
-    private func allOf(_ schemas: [JSONValue]) -> JSONValue { .object([("allOf", .array(schemas))]) }
+    private func allOf(_ schemas: [JSONNode]) -> JSONNode { .object([("allOf", .array(schemas))]) }
 
-    private func nullable(_ schema: JSONValue) -> JSONValue {
+    private func nullable(_ schema: JSONNode) -> JSONNode {
         .object([("anyOf", .array([schema, .object([("type", .string("null"))])]))])
     }
 
-    private func number(_ value: Double) -> JSONValue { .number(value, asDouble: false) }
+    private func number(_ value: Double) -> JSONNode { .number(value) }
 
-    private func fieldSchema(_ field: FieldSpec, form: WriteFormKind) -> JSONValue {
+    private func fieldSchema(_ field: FieldSpec, form: WriteFormKind) -> JSONNode {
         var schema = typeSchema(field.type, limits: field.limits)
         switch (field.writeAs, form) {
         case (.serverTimestamp, .write): schema = .object([("$ref", .string("#/$defs/serverTimestamp"))])
@@ -193,13 +194,13 @@ struct JSONSchemaEmitter {
         default: break
         }
         if field.isNullable || field.presence == .optional { schema = nullable(schema) }
-        var members: [(String, JSONValue)] = [("description", .string(field.meaning))]
-        if case .object(let inner) = schema { members += inner }
+        var members: [(String, JSONNode)] = [("description", .string(field.meaning))]
+        members += schema.schemaMembers
         return .object(members)
     }
 
-    private func typeSchema(_ type: FieldType, limits: [FieldLimit]) -> JSONValue {
-        var members: [(String, JSONValue)] = []
+    private func typeSchema(_ type: SchemaFieldType, limits: [FieldLimit]) -> JSONNode {
+        var members: [(String, JSONNode)] = []
         switch type {
         case .string, .dateString:
             members.append(("type", .string("string")))
@@ -212,7 +213,7 @@ struct JSONSchemaEmitter {
                 }
             }
         case .unit(let table):
-            let units = spec.unitTable(named: table)?.units.map { JSONValue.string($0.id) } ?? []
+            let units = spec.unitTable(named: table)?.units.map { JSONNode.string($0.id) } ?? []
             members.append(("enum", .array(units)))
         case .boolean: members.append(("type", .string("boolean")))
         case .integer:
@@ -234,7 +235,7 @@ struct JSONSchemaEmitter {
         case .settingValue: break
         case .enumeration(let name):
             let cases = spec.enumeration(named: name)?.cases ?? []
-            members.append(("enum", .array(cases.map { Samples.json($0.cloudValue) })))
+            members.append(("enum", .array(cases.map { CanonicalJSON.node($0.cloudValue) })))
         case .map(let owner): members.append(("$ref", .string("#/$defs/\(owner)")))
         case .array(let element):
             members.append(("type", .string("array")))
@@ -249,7 +250,7 @@ struct JSONSchemaEmitter {
         return .object(members)
     }
 
-    private func numberLimits(_ limits: [FieldLimit]) -> [(String, JSONValue)] {
+    private func numberLimits(_ limits: [FieldLimit]) -> [(String, JSONNode)] {
         limits.compactMap { limit in
             switch limit {
             case .minimum(let v): ("minimum", number(v))
@@ -290,13 +291,13 @@ struct FixtureEmitter {
                 files.append(
                     GeneratedFile(
                         relativePath: "\(Self.directory)/valid/\(collection.name).\(form.rawValue).json",
-                        contents: valid.text()))
+                        contents: CanonicalJSON.string(valid)))
                 for (name, _) in Self.invalidCases {
                     guard let broken = mutate(valid, collection: collection, form: form, case: name) else { continue }
                     files.append(
                         GeneratedFile(
                             relativePath: "\(Self.directory)/invalid/\(collection.name).\(form.rawValue).\(name).json",
-                            contents: broken.text()))
+                            contents: CanonicalJSON.string(broken)))
                 }
             }
         }
@@ -326,8 +327,8 @@ struct FixtureEmitter {
             relativePath: "\(Self.directory)/README.md", contents: lines.joined(separator: "\n") + "\n")
     }
 
-    private func mutate(_ doc: JSONValue, collection: CollectionSpec, form: WriteFormKind, case name: String)
-        -> JSONValue?
+    private func mutate(_ doc: FirestoreValue, collection: CollectionSpec, form: WriteFormKind, case name: String)
+        -> FirestoreValue?
     {
         let fields = spec.allFields(of: collection.documentType)
         let essential = fields.first {
@@ -338,11 +339,11 @@ struct FixtureEmitter {
             guard let f = essential else { return nil }
             return doc.setting(f.name, nil)
         case "misspelt-field":
-            guard let f = essential, let value = doc[f.name], f.name.count > 1 else { return nil }
+            guard let f = essential, let value = doc.mapValue?[f.name], f.name.count > 1 else { return nil }
             return doc.setting(f.name, nil).setting(String(f.name.dropLast()), value)
         case "wrong-type":
             if let f = fields.first(where: { $0.type == .integer && $0.writeAs == .value }) {
-                return doc.setting(f.name, .number(1.5, asDouble: true))
+                return doc.setting(f.name, .double(1.5))
             }
             guard let f = fields.first(where: { $0.type == .string }) else { return nil }
             return doc.setting(f.name, .integer(7))
@@ -366,8 +367,45 @@ struct FixtureEmitter {
             return nil
         case "updatedAt-timestamp":
             guard form == .write, let f = fields.first(where: { $0.writeAs == .serverTimestamp }) else { return nil }
-            return doc.setting(f.name, .object([("$timestamp", .string("2026-10-20T14:03:07.123Z"))]))
+            return doc.setting(f.name, .timestamp(Samples.updatedAtSample))
         default: return nil
         }
+    }
+}
+
+/// Building the JSON Schemas as plain JSON nodes, written by the canonical writer.
+extension JSONNode {
+    static let null = JSONNode(.null)
+
+    static func object(_ members: [(String, JSONNode)]) -> JSONNode {
+        JSONNode(.object(members.map { JSONMember(key: $0.0, value: $0.1) }))
+    }
+
+    static func array(_ elements: [JSONNode]) -> JSONNode { JSONNode(.array(elements)) }
+
+    static func string(_ text: String) -> JSONNode { JSONNode(.string(text)) }
+
+    static func bool(_ value: Bool) -> JSONNode { JSONNode(.bool(value)) }
+
+    static func integer(_ value: Int64) -> JSONNode { JSONNode(.integer(value)) }
+
+    /// A JSON Schema bound: written as an integer when whole (JSON Schema does not tell 5 from 5.0).
+    static func number(_ value: Double) -> JSONNode {
+        value.rounded() == value && abs(value) < 1e15 ? JSONNode(.integer(Int64(value))) : JSONNode(.double(value))
+    }
+
+    /// The members of an object node (none for other kinds).
+    var schemaMembers: [(String, JSONNode)] {
+        guard case .object(let members) = kind else { return [] }
+        return members.map { ($0.key, $0.value) }
+    }
+}
+
+extension FirestoreValue {
+    /// A copy of a map with `key` set or, for nil, removed (other kinds unchanged).
+    func setting(_ key: String, _ value: FirestoreValue?) -> FirestoreValue {
+        guard case .map(var members) = self else { return self }
+        members[key] = value
+        return .map(members)
     }
 }

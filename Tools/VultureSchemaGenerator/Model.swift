@@ -1,3 +1,5 @@
+import VultureSchemaCore
+
 /// A collection of `Spec/collections.tsv`: where its documents live and how they are pushed (schema §2, §5.1).
 public struct CollectionSpec: Hashable, Sendable {
     /// Firestore collection id (`flights`; `users` for the profile).
@@ -27,19 +29,19 @@ public struct FieldSpec: Hashable, Sendable {
     /// The cloud key.
     public var name: String
     /// Firestore type.
-    public var type: FieldType
+    public var type: SchemaFieldType
     /// Whether the key is in every full write.
     public var presence: FieldPresence
     /// Whether `null` is a legal value.
     public var isNullable: Bool
     /// What a reader uses when a non-nullable field is absent; nil when there is none.
-    public var defaultValue: SpecValue?
+    public var defaultValue: FirestoreValue?
     /// Unit of a numeric value; nil for none.
     public var unit: MeasurementUnit?
     /// Constraints on the value.
     public var limits: [FieldLimit]
     /// How the field appears in the write form.
-    public var writeAs: WriteForm
+    public var writeAs: SchemaWriteAs
     /// Android Room column (or an expression in parentheses); nil for none.
     public var androidColumn: String?
     /// iOS Core Data attribute (or an expression in parentheses); nil for none.
@@ -66,7 +68,7 @@ public struct EnumSpec: Hashable, Sendable {
     public var location: SpecLocation
 
     /// The case whose cloud value is `value`, if any.
-    public func enumCase(cloudValue value: SpecValue) -> EnumCaseSpec? {
+    public func enumCase(cloudValue value: FirestoreValue) -> EnumCaseSpec? {
         cases.first { $0.cloudValue == value }
     }
 }
@@ -84,7 +86,7 @@ public struct EnumCaseSpec: Hashable, Sendable {
     /// Stable symbolic id (the Swift case name).
     public var name: String
     /// What Firestore stores: `.string` or `.integer`.
-    public var cloudValue: SpecValue
+    public var cloudValue: FirestoreValue
     /// iOS raw value or index; nil where iOS has none.
     public var iosValue: Int?
     /// One-line meaning.
@@ -100,11 +102,11 @@ public struct SettingsKeySpec: Hashable, Sendable {
     /// Key id (never changes).
     public var key: String
     /// Type of the entry's `v`.
-    public var type: FieldType
+    public var type: SchemaFieldType
     /// Whether `v` may be null.
     public var isNullable: Bool
     /// Value on a fresh install (counts as `t = 0`).
-    public var defaultValue: SpecValue
+    public var defaultValue: FirestoreValue
     /// Values allowed beyond the type.
     public var allowed: AllowedValues
     /// Unit of a numeric value; nil for none.
@@ -112,7 +114,7 @@ public struct SettingsKeySpec: Hashable, Sendable {
     /// iOS defaults / iCloud KVS keys, in order.
     public var iosKeys: [String]
     /// How the iOS keys map onto the value.
-    public var iosMapping: IOSKeyMapping
+    public var iosMapping: SchemaIOSKeyMapping
     /// One-line meaning.
     public var meaning: String
     /// Seed reference.
@@ -128,7 +130,7 @@ public enum AllowedValues: Hashable, Sendable, CustomStringConvertible {
     /// A closed numeric range (`range:1...8`).
     case range(lower: Double, upper: Double)
     /// The cases, units or field limits of the key's own `enum:`, `unit:` or `map:` type.
-    case ofType(FieldType)
+    case ofType(SchemaFieldType)
 
     /// Reads `-`, `range:LOW...HIGH` or a type; nil when malformed.
     public init?(parsing text: String) {
@@ -144,7 +146,7 @@ public enum AllowedValues: Hashable, Sendable, CustomStringConvertible {
             self = .range(lower: lower, upper: upper)
             return
         }
-        guard let type = FieldType(parsing: text) else { return nil }
+        guard let type = SchemaFieldType(parsing: text) else { return nil }
         self = .ofType(type)
     }
 
@@ -159,34 +161,6 @@ public enum AllowedValues: Hashable, Sendable, CustomStringConvertible {
         case .any: "-"
         case .range(let lower, let upper): "range:\(Self.number(lower))...\(Self.number(upper))"
         case .ofType(let type): type.description
-        }
-    }
-}
-
-/// How a settings key's iOS keys become its value (schema §2 key table).
-public enum IOSKeyMapping: String, Hashable, Sendable, CaseIterable {
-    /// The one iOS key holds the same value.
-    case direct
-    /// The iOS key holds the enum's Int raw value (`EnumCaseSpec.iosValue`).
-    case enumRawValue
-    /// The iOS key holds an index into the unit table; unknown indexes fall back to index 0.
-    case unitIndex
-    /// Three keys (name, latitude, longitude) form one home-base map.
-    case homeBaseKeys
-    /// Seven keys (Type, Line, R1, A1, R2, A2, A12) form one zone map.
-    case zoneKeys
-    /// `VultureShowTrack`: written to this key and read back from it.
-    case showTrackShared
-    /// `VultureShowTrack`'s value is written here too, but iOS never reads it back into that key.
-    case showTrackWriteOnly
-
-    /// How many iOS keys the mapping takes (nil = at least one).
-    public var iosKeyCount: Int? {
-        switch self {
-        case .direct, .enumRawValue, .unitIndex, .showTrackShared: 1
-        case .homeBaseKeys: 3
-        case .zoneKeys: 7
-        case .showTrackWriteOnly: nil
         }
     }
 }
@@ -418,7 +392,7 @@ public struct ConstantSpec: Hashable, Sendable {
     /// Constant name.
     public var name: String
     /// The value.
-    public var value: SpecValue
+    public var value: FirestoreValue
     /// Unit word; nil for none.
     public var unit: String?
     /// One-line meaning.

@@ -1,110 +1,5 @@
 import Foundation
-
-/// A JSON value with object members in a fixed order, written canonically (DESIGN.md §2: keys sorted
-/// by UTF-16 code units, two-space indent, LF, final newline).
-indirect enum JSONValue: Hashable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    /// A number; written as an integer when whole and `asDouble` is false.
-    case number(Double, asDouble: Bool)
-    case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
-
-    static func == (a: JSONValue, b: JSONValue) -> Bool { a.text() == b.text() }
-    func hash(into hasher: inout Hasher) { hasher.combine(text()) }
-
-    /// The canonical text with a final newline.
-    func text() -> String {
-        var out = ""
-        write(into: &out, indent: 0)
-        return out + "\n"
-    }
-
-    private func write(into out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let closePad = String(repeating: "  ", count: indent)
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
-        case .number(let d, let asDouble):
-            if d.rounded() == d && abs(d) < 1e15 {
-                out += String(Int64(d)) + (asDouble ? ".0" : "")
-            } else {
-                out += "\(d)"
-            }
-        case .string(let s): out += Self.quoted(s)
-        case .array(let values):
-            if values.isEmpty {
-                out += "[]"
-                return
-            }
-            out += "[\n"
-            for (index, value) in values.enumerated() {
-                out += pad
-                value.write(into: &out, indent: indent + 1)
-                out += index == values.count - 1 ? "\n" : ",\n"
-            }
-            out += closePad + "]"
-        case .object(let members):
-            if members.isEmpty {
-                out += "{}"
-                return
-            }
-            let sorted = members.sorted { $0.0.utf16.lexicographicallyPrecedes($1.0.utf16) }
-            out += "{\n"
-            for (index, member) in sorted.enumerated() {
-                out += pad + Self.quoted(member.0) + ": "
-                member.1.write(into: &out, indent: indent + 1)
-                out += index == sorted.count - 1 ? "\n" : ",\n"
-            }
-            out += closePad + "}"
-        }
-    }
-
-    /// RFC 8785 string escaping.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\u{0C}": out += "\\f"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// The member `key` of an object.
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
-    }
-
-    /// A copy of an object with `key` set (appended when new) or, for nil, removed.
-    func setting(_ key: String, _ value: JSONValue?) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        if let index = members.firstIndex(where: { $0.0 == key }) {
-            if let value { members[index].1 = value } else { members.remove(at: index) }
-        } else if let value {
-            members.append((key, value))
-        }
-        return .object(members)
-    }
-}
+import VultureSchemaCore
 
 /// A sample value of a field: the same value rendered as Swift (the generated round-trip tests) and
 /// as canonical typed JSON (the fixtures of the JSON Schema cross-check).
@@ -117,9 +12,9 @@ indirect enum SampleValue {
     case timestamp(Int64, Int32, String)
     case bytes([UInt8])
     /// Enum name, case name, cloud value.
-    case enumCase(String, String, SpecValue)
+    case enumCase(String, String, FirestoreValue)
     /// A settings value (a `FirestoreValue`).
-    case setting(SpecValue)
+    case setting(FirestoreValue)
     case map(String, [(FieldSpec, SampleValue)])
     case array([SampleValue])
     case dictionary([(String, SampleValue)])
@@ -151,7 +46,7 @@ struct Samples {
         return v
     }
 
-    func value(_ type: FieldType, field: FieldSpec?) -> SampleValue {
+    func value(_ type: SchemaFieldType, field: FieldSpec?) -> SampleValue {
         switch type {
         case .string:
             for limit in field?.limits ?? [] {
@@ -179,43 +74,42 @@ struct Samples {
         }
     }
 
-    /// Canonical typed JSON of a sample in a form.
-    func json(_ sample: SampleValue, form: WriteFormKind) -> JSONValue {
+    /// The sample as a value in a form: the write form has the sentinels (`$serverTimestamp`,
+    /// `$increment`) where the field is written that way.
+    func json(_ sample: SampleValue, form: WriteFormKind) -> FirestoreValue {
         switch sample {
-        case .bool(let b): return .bool(b)
+        case .bool(let b): return .boolean(b)
         case .integer(let i): return .integer(i)
-        case .double(let d): return .number(d, asDouble: true)
+        case .double(let d): return .double(d)
         case .string(let s): return .string(s)
-        case .timestamp(_, _, let text): return .object([("$timestamp", .string(text))])
-        case .bytes(let bytes): return .object([("$bytes", .string(Data(bytes).base64EncodedString()))])
-        case .enumCase(_, _, let cloud): return Self.json(cloud)
-        case .setting(let value): return Self.json(value)
+        case .timestamp(let seconds, let microseconds, _):
+            return .timestamp(FirestoreTimestamp(unchecked: seconds, microseconds))
+        case .bytes(let bytes): return .bytes(Data(bytes))
+        case .enumCase(_, _, let cloud): return cloud
+        case .setting(let value): return value
         case .array(let values): return .array(values.map { json($0, form: form) })
-        case .dictionary(let entries): return .object(entries.map { ($0.0, json($0.1, form: form)) })
+        case .dictionary(let entries):
+            return .map(Dictionary(entries.map { ($0.0, json($0.1, form: form)) }, uniquingKeysWith: { a, _ in a }))
         case .map(_, let fields):
-            return .object(
-                fields.map { field, value in
-                    switch (field.writeAs, form) {
-                    case (.serverTimestamp, .write): return (field.name, .object([("$serverTimestamp", .bool(true))]))
-                    case (.increment, .write): return (field.name, .object([("$increment", json(value, form: form))]))
-                    default: return (field.name, json(value, form: form))
+            var members: [String: FirestoreValue] = [:]
+            for (field, value) in fields {
+                switch (field.writeAs, form) {
+                case (.serverTimestamp, .write): members[field.name] = .serverTimestamp
+                case (.increment, .write):
+                    switch json(value, form: form) {
+                    case .double(let d): members[field.name] = .increment(.double(d))
+                    case .integer(let n): members[field.name] = .increment(.integer(n))
+                    case let other: members[field.name] = other
                     }
-                })
+                default: members[field.name] = json(value, form: form)
+                }
+            }
+            return .map(members)
         }
     }
 
-    /// A table literal as canonical typed JSON.
-    static func json(_ value: SpecValue) -> JSONValue {
-        switch value {
-        case .null: .null
-        case .boolean(let b): .bool(b)
-        case .integer(let i): .integer(i)
-        case .double(let d): .number(d, asDouble: true)
-        case .string(let s): .string(s)
-        case .array(let values): .array(values.map(json))
-        case .map(let members): .object(members.map { ($0.key, json($0.value)) })
-        }
-    }
+    /// 2026-10-20T14:03:07.123Z, the sample timestamp as a value.
+    static let updatedAtSample = FirestoreTimestamp(unchecked: 1_792_504_987, 123_000)
 
     /// The Swift expression of a sample (`try` may be needed: timestamps throw).
     func swift(_ sample: SampleValue, types: SwiftTypes) -> String {

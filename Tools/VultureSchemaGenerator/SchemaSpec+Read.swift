@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 extension SchemaSpec {
     /// Reads and validates every table of the `Spec/` folder at `directory`.
@@ -109,18 +110,18 @@ struct SpecReader {
         return .some(value)
     }
 
-    mutating func type(_ row: TSVRow, _ column: String) -> FieldType? {
-        guard let type = FieldType(parsing: row[column]) else {
+    mutating func type(_ row: TSVRow, _ column: String) -> SchemaFieldType? {
+        guard let type = SchemaFieldType(parsing: row[column]) else {
             fail(row, "unknown type '\(row[column])'")
             return nil
         }
         return type
     }
 
-    mutating func literal(_ row: TSVRow, _ column: String) -> SpecValue?? {
+    mutating func literal(_ row: TSVRow, _ column: String) -> FirestoreValue?? {
         guard row.optional(column) != nil else { return .some(nil) }
         do {
-            return .some(try SpecValue.parse(row[column]))
+            return .some(try SpecLiteral.parse(row[column]))
         } catch {
             fail(row, "column '\(column)' is not a typed JSON literal: \(error)")
             return nil
@@ -168,7 +169,7 @@ struct SpecReader {
         let nullable = yesNo(row, "nullable")
         let defaultValue = literal(row, "default")
         let unit = unit(row)
-        let writeAs = rawEnum(row, "writeAs", WriteForm.self)
+        let writeAs = rawEnum(row, "writeAs", SchemaWriteAs.self)
         var limits: [FieldLimit] = []
         var limitsOK = true
         for item in list(row, "limit") {
@@ -230,7 +231,7 @@ struct SpecReader {
         let nullable = yesNo(row, "nullable")
         let defaultValue = literal(row, "default")
         let unit = unit(row)
-        let mapping = rawEnum(row, "iosMapping", IOSKeyMapping.self)
+        let mapping = rawEnum(row, "iosMapping", SchemaIOSKeyMapping.self)
         let allowed = AllowedValues(parsing: row["allowed"])
         if allowed == nil { fail(row, "allowed '\(row["allowed"])' must be -, range:LOW...HIGH or a type") }
         guard let type, let nullable, let defaultValue, let unit, let mapping, let allowed else { return }

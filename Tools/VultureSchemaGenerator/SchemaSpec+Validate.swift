@@ -1,3 +1,5 @@
+import VultureSchemaCore
+
 extension SchemaSpec {
     /// Cross-table checks of an in-memory spec.
     ///
@@ -45,7 +47,7 @@ extension SchemaSpec {
     }
 
     /// Problems with the names a type references.
-    private func referenceProblems(_ type: FieldType) -> [String] {
+    private func referenceProblems(_ type: SchemaFieldType) -> [String] {
         type.references.compactMap { reference in
             switch reference {
             case .enumeration(let name) where enumeration(named: name) == nil:
@@ -145,7 +147,7 @@ extension SchemaSpec {
                 errors.append(
                     field.location.error("writeAs increment needs a number type (field \(field.owner).\(field.name))"))
             }
-            if field.unit != nil && ![FieldType.integer, .double].contains(field.type) {
+            if field.unit != nil && ![SchemaFieldType.integer, .double].contains(field.type) {
                 errors.append(
                     field.location.error(
                         "unit \(field.unit!.rawValue) on a non-numeric field \(field.owner).\(field.name)"))
@@ -160,7 +162,7 @@ extension SchemaSpec {
         }
     }
 
-    private func limitFits(_ limit: FieldLimit, _ type: FieldType) -> Bool {
+    private func limitFits(_ limit: FieldLimit, _ type: SchemaFieldType) -> Bool {
         switch limit {
         case .maxChars, .hexLength: type == .string
         case .maxBytes: type == .bytes
@@ -410,7 +412,9 @@ extension SchemaSpec {
     // MARK: Values
 
     /// Problems of `value` as a value of `type`; empty when it fits.
-    func problems(_ value: SpecValue, type: FieldType, nullable: Bool, limits: [FieldLimit], depth: Int) -> [String] {
+    func problems(_ value: FirestoreValue, type: SchemaFieldType, nullable: Bool, limits: [FieldLimit], depth: Int)
+        -> [String]
+    {
         guard depth < 32 else { return ["nested too deep"] }
         if value == .null { return nullable ? [] : ["null where the value is not nullable"] }
         var result: [String] = []
@@ -476,7 +480,7 @@ extension SchemaSpec {
             }
         case .dictionary(let element):
             guard case .map(let members) = value else { return mismatch() }
-            for member in members {
+            for member in members.sorted(by: { CanonicalJSONWriter.utf16Precedes($0.key, $1.key) }) {
                 result += problems(member.value, type: element, nullable: false, limits: [], depth: depth + 1).map {
                     "\(member.key): \($0)"
                 }
@@ -484,7 +488,7 @@ extension SchemaSpec {
         case .map(let owner):
             guard case .map(let members) = value else { return mismatch() }
             let ownerFields = allFields(of: owner)
-            for member in members {
+            for member in members.sorted(by: { CanonicalJSONWriter.utf16Precedes($0.key, $1.key) }) {
                 guard let field = ownerFields.first(where: { $0.name == member.key }) else {
                     result.append("key \"\(member.key)\" is no field of \(owner)")
                     continue
@@ -495,7 +499,7 @@ extension SchemaSpec {
                 .map { "\(member.key): \($0)" }
             }
             for field in ownerFields
-            where field.presence == .required && !members.contains(where: { $0.key == field.name }) {
+            where field.presence == .required && members[field.name] == nil {
                 result.append("missing key \"\(field.name)\" of \(owner)")
             }
         }

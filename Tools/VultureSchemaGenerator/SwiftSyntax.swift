@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Swift spelling helpers for the emitters: identifiers, literals, doc comments.
 enum SwiftText {
@@ -68,19 +69,31 @@ enum SwiftText {
         return text + ".0"
     }
 
-    /// A ``SpecValue`` as a `FirestoreValue` literal (`.integer(1)`, `.map(["a": .double(0.0)])`).
-    static func firestoreValue(_ value: SpecValue) -> String {
+    /// A ``FirestoreValue`` as a `FirestoreValue` literal (`.integer(1)`, `.map(["a": .double(0.0)])`).
+    static func firestoreValue(_ value: FirestoreValue) -> String {
         switch value {
         case .null: return ".null"
         case .boolean(let b): return ".boolean(\(b))"
         case .integer(let i): return ".integer(\(integer(i)))"
         case .double(let d): return ".double(\(double(d)))"
         case .string(let s): return ".string(\(string(s)))"
+        case .timestamp(let t):
+            return ".timestamp(FirestoreTimestamp(unchecked: \(integer(t.seconds)), \(integer(Int64(t.microseconds)))))"
+        case .bytes(let b): return ".bytes(Data([" + b.map { String($0) }.joined(separator: ", ") + "]))"
+        case .geoPoint(let g):
+            return ".geoPoint(GeoPoint(latitude: \(double(g.latitude)), longitude: \(double(g.longitude))))"
+        case .reference(let r): return ".reference(\(string(r)))"
         case .array(let values): return ".array([" + values.map(firestoreValue).joined(separator: ", ") + "])"
         case .map(let members):
             if members.isEmpty { return ".map([:])" }
             return ".map(["
-                + members.map { "\(string($0.key)): \(firestoreValue($0.value))" }.joined(separator: ", ") + "])"
+                + members.keys.sorted(by: CanonicalJSONWriter.utf16Precedes).map {
+                    "\(string($0)): \(firestoreValue(members[$0]!))"
+                }.joined(separator: ", ") + "])"
+        case .serverTimestamp: return ".serverTimestamp"
+        case .increment(.integer(let i)): return ".increment(.integer(\(integer(i))))"
+        case .increment(.double(let d)): return ".increment(.double(\(double(d))))"
+        case .delete: return ".delete"
         }
     }
 
@@ -116,7 +129,7 @@ struct SwiftTypes {
     let spec: SchemaSpec
 
     /// The Swift type of a field value (without the optional).
-    func swiftType(_ type: FieldType) -> String {
+    func swiftType(_ type: SchemaFieldType) -> String {
         switch type {
         case .string, .dateString, .unit: "String"
         case .boolean: "Bool"
@@ -144,7 +157,7 @@ struct SwiftTypes {
     }
 
     /// A Swift literal of `value` for a property of `type`, or nil when there is none.
-    func literal(_ value: SpecValue, type: FieldType) -> String? {
+    func literal(_ value: FirestoreValue, type: SchemaFieldType) -> String? {
         switch (type, value) {
         case (_, .null): return "nil"
         case (.boolean, .boolean(let b)): return b ? "true" : "false"
@@ -163,8 +176,8 @@ struct SwiftTypes {
             return "[" + items.joined(separator: ", ") + "]"
         case (.dictionary(let element), .map(let members)):
             if members.isEmpty { return "[:]" }
-            let items = members.compactMap { m in
-                literal(m.value, type: element).map { "\(SwiftText.string(m.key)): \($0)" }
+            let items = members.keys.sorted(by: CanonicalJSONWriter.utf16Precedes).compactMap { key in
+                members[key].flatMap { literal($0, type: element) }.map { "\(SwiftText.string(key)): \($0)" }
             }
             guard items.count == members.count else { return nil }
             return "[" + items.joined(separator: ", ") + "]"
@@ -196,7 +209,7 @@ struct SwiftTypes {
     }
 
     /// The `SchemaFieldType` expression of a type (`.array(.map("Turnpoint"))`).
-    func typeExpression(_ type: FieldType) -> String {
+    func typeExpression(_ type: SchemaFieldType) -> String {
         switch type {
         case .string: ".string"
         case .boolean: ".boolean"

@@ -224,3 +224,8 @@ extension CanonicalJSON {
         CanonicalJSONWriter.compact(node(value))
     }
 }
+
+extension FirestoreValue: CustomStringConvertible {
+    /// The value in canonical typed JSON on one line (``CanonicalJSON/compactString(_:)``), for messages.
+    public var description: String { CanonicalJSON.compactString(self) }
+}

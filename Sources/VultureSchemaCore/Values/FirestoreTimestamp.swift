@@ -14,7 +14,7 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
     /// The latest timestamp Firestore stores: 9999-12-31T23:59:59.999999Z.
     public static let maximum = FirestoreTimestamp(unchecked: 253_402_300_799, 999_999)
 
-    init(unchecked seconds: Int64, _ microseconds: Int32) {
+    package init(unchecked seconds: Int64, _ microseconds: Int32) {
         self.seconds = seconds
         self.microseconds = microseconds
     }
