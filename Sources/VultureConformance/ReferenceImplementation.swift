@@ -133,6 +133,7 @@ extension DocumentIdError {
         case .uidTooLong: "id.uid-too-long"
         case .notLowercaseHexSHA256: "id.not-sha256-hex"
         case .invalidMapFileKey: "id.invalid-map-file-key"
+        case .undetermined(let rule, _): rule.algorithm == .randomUUID ? "id.random" : "input.shape"
         }
     }
 
@@ -171,8 +172,19 @@ extension GzipError {
     }
 }
 
-/// The id operations (schema §4).
+/// The id operations (schema §4), answered by the one id dispatcher
+/// ``DocumentIds/documentId(collection:fields:inputs:)`` where a rule is picked by the record.
 enum IdOperations {
+    static func documentId(_ collection: SyncCollection, fields: [String: FirestoreValue]) throws(OperationError)
+        -> FirestoreValue
+    {
+        do throws(DocumentIdError) {
+            return .string(try DocumentIds.documentId(collection: collection, fields: fields).id)
+        } catch {
+            throw error.operationError
+        }
+    }
+
     static let table: [String: ReferenceImplementation.Operation] = [
         "id.flight": { input throws(OperationError) in
             .string(DocumentIds.flightId(igcBytes: try OperationInput(input).bytes("igc")))
@@ -182,33 +194,19 @@ enum IdOperations {
         },
         "id.task": { input throws(OperationError) in
             let url = try OperationInput(input).optionalString("externalUrl")
-            guard let url, !url.isEmpty else {
-                throw OperationError(code: "id.random", message: "a task without externalUrl gets a random UUID")
-            }
-            return .string(DocumentIds.taskId(externalUrl: url))
+            return try documentId(.tasks, fields: url.map { ["externalUrl": .string($0)] } ?? [:])
         },
         "id.mapFile": { input throws(OperationError) in
             let i = try OperationInput(input)
-            guard let source = DocumentIds.MapFileSource(rawValue: try i.string("source")) else {
-                throw OperationError(code: "id.invalid-map-file-key", message: "unknown source")
+            var fields: [String: FirestoreValue] = [
+                "source": .string(try i.string("source")), "type": .string(try i.string("type")),
+            ]
+            if i.fields["source"] == .string(MapFileSource.user.rawValue) {
+                fields["contentHash"] = .string(try i.string("contentHash"))
+            } else {
+                fields["filename"] = .string(try i.string("filename"))
             }
-            guard let type = DocumentIds.MapFileType(rawValue: try i.string("type")) else {
-                throw OperationError(code: "id.invalid-map-file-key", message: "unknown type")
-            }
-            if source == .user {
-                let hash = try i.string("contentHash")
-                do throws(DocumentIdError) {
-                    return .string(try DocumentIds.mapFileId(userImportedType: type, contentHash: hash))
-                } catch {
-                    throw error.operationError
-                }
-            }
-            let filename = try i.string("filename")
-            do throws(DocumentIdError) {
-                return .string(try DocumentIds.mapFileId(source: source, type: type, filename: filename))
-            } catch {
-                throw error.operationError
-            }
+            return try documentId(.mapFiles, fields: fields)
         },
         "id.recentCompetition": { input throws(OperationError) in
             let id = try OperationInput(input).string("competitionId")

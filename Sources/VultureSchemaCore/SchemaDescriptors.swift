@@ -336,43 +336,6 @@ public struct SchemaUnitTable: Sendable, Hashable {
     public func iosIndex(unit: String) -> Int { units.firstIndex(of: unit) ?? 0 }
 }
 
-/// A merge rule (`Spec/merge-rules.tsv`): which rule decides a field, and how ties go.
-public struct SchemaMergeRule: Sendable, Hashable {
-    /// The document type, or `*` for every document.
-    public var document: String
-    /// The field path (`igc.uploaded`), or `*`.
-    public var field: String
-    /// The rule's id (`logicalOr`, `earliestNonNull`, …).
-    public var rule: String
-    /// `server`, `local` or `-`.
-    public var tie: String
-
-    /// A rule as its row of `Spec/merge-rules.tsv` gives it.
-    public init(document: String, field: String, rule: String, tie: String) {
-        self.document = document
-        self.field = field
-        self.rule = rule
-        self.tie = tie
-    }
-}
-
-/// A named number or value of the schema (`Spec/constants.tsv`, `Spec/limits.tsv`).
-public struct SchemaConstant: Sendable, Hashable {
-    /// The constant's name (`pullOverlapSeconds`).
-    public var name: String
-    /// Its typed value (`120`, `"synced"`).
-    public var value: FirestoreValue
-    /// Its unit (`s`, `ms`, `bytes`, `documents`, …), or nil when it has none.
-    public var unit: String?
-
-    /// A constant as its row of `Spec/constants.tsv` or `Spec/limits.tsv` gives it.
-    public init(name: String, value: FirestoreValue, unit: String? = nil) {
-        self.name = name
-        self.value = value
-        self.unit = unit
-    }
-}
-
 /// The whole schema: the generated ``SyncSchema/vulture`` holds every table of `Spec/`.
 public struct SyncSchema: Sendable {
     /// The collections (`Spec/collections.tsv`), in table order.
@@ -385,10 +348,6 @@ public struct SyncSchema: Sendable {
     public let settingsKeys: [SchemaSettingsKey]
     /// The unit tables (`Spec/units.tsv`).
     public let unitTables: [SchemaUnitTable]
-    /// The merge rules (`Spec/merge-rules.tsv`), in table order.
-    public let mergeRules: [SchemaMergeRule]
-    /// The named constants and limits (`Spec/constants.tsv`, `Spec/limits.tsv`).
-    public let constants: [SchemaConstant]
     private let fieldsByOwner: [String: [SchemaField]]
     private let documentFieldsByType: [String: [SchemaField]]
     private let enumsByName: [String: SchemaEnum]
@@ -397,16 +356,13 @@ public struct SyncSchema: Sendable {
     /// (the first of two same-named entries wins). The generated ``SyncSchema/vulture`` calls it.
     public init(
         collections: [SchemaCollection], fields: [SchemaField], enums: [SchemaEnum],
-        settingsKeys: [SchemaSettingsKey], unitTables: [SchemaUnitTable], mergeRules: [SchemaMergeRule],
-        constants: [SchemaConstant]
+        settingsKeys: [SchemaSettingsKey], unitTables: [SchemaUnitTable]
     ) {
         self.collections = collections
         self.fields = fields
         self.enums = enums
         self.settingsKeys = settingsKeys
         self.unitTables = unitTables
-        self.mergeRules = mergeRules
-        self.constants = constants
         let byOwner = Dictionary(grouping: fields, by: \.owner)
         self.fieldsByOwner = byOwner
         self.documentFieldsByType = Dictionary(
@@ -446,7 +402,4 @@ public struct SyncSchema: Sendable {
 
     /// The settings key with this id (`altitudeUnit`), or nil.
     public func settingsKey(_ key: String) -> SchemaSettingsKey? { settingsKeys.first { $0.key == key } }
-
-    /// The constant or limit with this name (`pullPageSize`), or nil.
-    public func constant(named name: String) -> SchemaConstant? { constants.first { $0.name == name } }
 }

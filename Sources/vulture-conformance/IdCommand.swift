@@ -46,10 +46,10 @@ enum IdCommand {
             _ = try args.positionals()
             let sourceName = try args.requiredOption("source")
             let typeName = try args.requiredOption("type")
-            guard let source = DocumentIds.MapFileSource(rawValue: sourceName) else {
+            guard let source = MapFileSource(rawValue: sourceName) else {
                 throw UsageError(message: "--source must be USER, XCSOAR or OPENAIP, not \(sourceName)")
             }
-            guard let type = DocumentIds.MapFileType(rawValue: typeName) else {
+            guard let type = MapFileType(rawValue: typeName) else {
                 throw UsageError(message: "--type must be WAYPOINTS or AIRSPACE, not \(typeName)")
             }
             if source == .user {

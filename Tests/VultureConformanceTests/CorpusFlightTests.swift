@@ -60,11 +60,10 @@ struct CorpusFlightTests {
 
     @Test(arguments: igcFiles)
     func corpusFlightEncodesToAValidDocument(_ name: String) throws {
-        let encoder = DocumentEncoder(schema: .vulture)
         let validator = SchemaValidator(schema: .vulture)
         let fixture = try Self.fixture(name)
         for form in DocumentForm.allCases {
-            let (path, doc) = try encoder.encode(collection: "flights", form: form, fixture: fixture)
+            let (path, doc) = try DocumentFixture(collection: "flights", fixture: fixture).encode(form: form)
             #expect(
                 path.hasSuffix(
                     "/flights/"

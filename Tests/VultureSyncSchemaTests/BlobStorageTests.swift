@@ -113,23 +113,23 @@ struct BlobStorageTests {
 
     @Test func blobMapsAreBuiltFromTheBytes() throws {
         let igc = Data(repeating: UInt8(ascii: "B"), count: 10_000)
-        let (map, gz) = try IGCBlobMap.build(uid: "uid1", igcBytes: igc)
+        let (map, gz) = try IGCBlob.build(uid: "uid1", igcBytes: igc)
         let id = DocumentIds.flightId(igcBytes: igc)
         #expect(
             map
-                == IGCBlobMap(
+                == IGCBlob(
                     path: "users/uid1/igc/\(id).igc.gz", sizeBytes: 10_000, gzBytes: Int64(gz.count), sha256: id,
                     uploaded: false))
         #expect(try Gzip.decompress(gz) == igc)
 
         let content = Data("name,code,country\n\"Spa\",SPA,BE\n".utf8)
-        let (cmap, hash, cgz) = try ContentBlobMap.build(uid: "uid1", contentBytes: content)
+        let (cmap, hash, cgz) = try ContentBlob.build(uid: "uid1", contentBytes: content)
         #expect(hash == SHA256Stream.hexDigest(of: content))
         #expect(
             cmap
-                == ContentBlobMap(
+                == ContentBlob(
                     path: "users/uid1/files/\(hash).gz", sizeBytes: Int64(content.count), gzBytes: Int64(cgz.count),
                     uploaded: false))
-        #expect(throws: BlobError.invalidUid(.containsSlash)) { try IGCBlobMap.build(uid: "a/b", igcBytes: igc) }
+        #expect(throws: BlobError.invalidUid(.containsSlash)) { try IGCBlob.build(uid: "a/b", igcBytes: igc) }
     }
 }

@@ -59,7 +59,7 @@ struct IdsCorpusTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(DocumentIds.flightId(igcBytes: bytes) == entry.sha256)
         #expect(try DocumentIds.flightId(igcFileAt: path) == entry.sha256)
-        let (map, gz) = try IGCBlobMap.build(uid: "corpus", igcBytes: bytes)
+        let (map, gz) = try IGCBlob.build(uid: "corpus", igcBytes: bytes)
         #expect(map.sha256 == entry.sha256)
         #expect(map.sizeBytes == Int64(bytes.count))
         #expect(map.gzBytes < map.sizeBytes / 2)  // real IGC: 2.6×–3.6× at level 6

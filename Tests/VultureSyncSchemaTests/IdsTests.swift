@@ -91,13 +91,13 @@ struct IdsTests {
 
     @Test(arguments: [
         (
-            DocumentIds.MapFileSource.xcsoar, DocumentIds.MapFileType.airspace, "France.txt",
+            MapFileSource.xcsoar, MapFileType.airspace, "France.txt",
             "975081902730569c73c63590179edf94f525c1754e63f7510dbb5e76b1e1e854"
         ),
         (.openaip, .waypoints, "be_apt.cup", "4f21c43aad1d1d47cae8d7b32e009485e72efd838c3615ee2da0a71734eb80c0"),
     ])
     func downloadedMapFileIdPin(
-        source: DocumentIds.MapFileSource, type: DocumentIds.MapFileType, filename: String, id: String
+        source: MapFileSource, type: MapFileType, filename: String, id: String
     ) throws {
         #expect(try DocumentIds.mapFileId(source: source, type: type, filename: filename) == id)
     }

@@ -71,8 +71,7 @@ import Testing
                 key: "opacity", type: .double, isNullable: false, defaultValue: .double(0.5), range: 0...1,
                 iosKeys: ["VultureOpacity"], iosMapping: .direct),
         ],
-        unitTables: [SchemaUnitTable(name: "speedUnit", units: ["kph", "mph", "kt"])],
-        mergeRules: [], constants: [])
+        unitTables: [SchemaUnitTable(name: "speedUnit", units: ["kph", "mph", "kt"])])
 
     static let t = FirestoreValue.timestamp(try! FirestoreTimestamp(seconds: 1_792_504_987))
 

@@ -8,8 +8,7 @@ struct SwiftTablesEmitter {
 
     static let path = "Sources/VultureSyncSchema/Generated/SchemaTables.swift"
     static let sources = [
-        "collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv", "units.tsv", "merge-rules.tsv",
-        "constants.tsv", "limits.tsv",
+        "collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv", "units.tsv",
     ]
 
     func file() -> GeneratedFile {
@@ -18,26 +17,23 @@ struct SwiftTablesEmitter {
         out.append("")
         out.append("extension SyncSchema {")
         out += SwiftText.docComment(
-            "The Vulture sync schema: every table of `Spec/` as descriptors, so that nothing reads `Spec/` at run "
-                + "time (DESIGN.md §1, §6). Fields are in table order, common fields under `CommonFields`; "
-                + "`constants` holds `Spec/constants.tsv` followed by the caps of `Spec/limits.tsv`.",
+            "The Vulture sync schema's collections, fields, enums, settings keys and unit tables as descriptors, "
+                + "so that nothing reads `Spec/` at run time. Fields are in table order, common fields under "
+                + "`CommonFields`. Constants, limits, Storage objects, id rules and merge rules are typed Swift in "
+                + "`SchemaFacts.swift`.",
             indent: "    ")
         out.append("    public static let vulture = SyncSchema(")
         out.append("        collections: vultureCollections,")
         out.append("        fields: vultureFields,")
         out.append("        enums: vultureEnums,")
         out.append("        settingsKeys: vultureSettingsKeys,")
-        out.append("        unitTables: vultureUnitTables,")
-        out.append("        mergeRules: vultureMergeRules,")
-        out.append("        constants: vultureConstants")
+        out.append("        unitTables: vultureUnitTables")
         out.append("    )")
         out += collections()
         out += fields()
         out += enums()
         out += settingsKeys()
         out += unitTables()
-        out += mergeRules()
-        out += constants()
         out.append("}")
         return GeneratedFile(relativePath: Self.path, contents: out.joined(separator: "\n") + "\n")
     }
@@ -169,40 +165,5 @@ struct SwiftTablesEmitter {
         }
         return arrayLet(
             "vultureUnitTables", "SchemaUnitTable", elements, doc: "`Spec/units.tsv`, unit ids in iOS index order.")
-    }
-
-    private func mergeRules() -> [String] {
-        let elements = spec.mergeRules.map { r in
-            call(
-                "SchemaMergeRule",
-                [
-                    ("document", SwiftText.string(r.document ?? "*")), ("field", SwiftText.string(r.fieldPath ?? "*")),
-                    ("rule", SwiftText.string(r.rule.rawValue)), ("tie", SwiftText.string(r.tie?.rawValue ?? "-")),
-                ])
-        }
-        return arrayLet(
-            "vultureMergeRules", "SchemaMergeRule", elements, doc: "`Spec/merge-rules.tsv`, in table order.")
-    }
-
-    private func constants() -> [String] {
-        var elements = spec.constants.map { c in
-            call(
-                "SchemaConstant",
-                [
-                    ("name", SwiftText.string(c.name)), ("value", SwiftText.firestoreValue(c.value)),
-                    ("unit", optionalString(c.unit)),
-                ])
-        }
-        elements += spec.limits.map { l in
-            call(
-                "SchemaConstant",
-                [
-                    ("name", SwiftText.string(l.name)), ("value", ".integer(\(SwiftText.integer(l.value)))"),
-                    ("unit", SwiftText.string(l.unit)),
-                ])
-        }
-        return arrayLet(
-            "vultureConstants", "SchemaConstant", elements,
-            doc: "`Spec/constants.tsv`, then the caps of `Spec/limits.tsv`, in table order.")
     }
 }

@@ -32,6 +32,7 @@ public enum SchemaGenerator {
     public static func generate(spec: SchemaSpec) -> [GeneratedFile] {
         var files: [GeneratedFile] = []
         files.append(SwiftTablesEmitter(spec: spec).file())
+        files.append(SwiftFactsEmitter(spec: spec).file())
         files += SwiftDocumentsEmitter(spec: spec).files()
         files.append(SwiftTestsEmitter(spec: spec).file())
         files.append(MarkdownEmitter(spec: spec).file())

@@ -4,7 +4,6 @@ import VultureSyncSchema
 /// The reference encoder, for vector definitions that start from a golden's document.
 enum DocumentEncoderAccess {
     static func encode(_ golden: DocumentGoldenDefinition, form: DocumentForm) throws -> [String: FirestoreValue] {
-        try DocumentEncoder(schema: .vulture).encode(collection: golden.collection, form: form, fixture: golden.fixture)
-            .document
+        try DocumentFixture(collection: golden.collection, fixture: golden.fixture).encode(form: form).document
     }
 }

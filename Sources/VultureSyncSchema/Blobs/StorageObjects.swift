@@ -14,7 +14,7 @@ public enum BlobError: Error, Equatable, Sendable {
     case gzip(GzipError)
 }
 
-/// Cloud Storage object paths (schema §2, Cloud Storage layout).
+/// Cloud Storage object paths (schema §2, Cloud Storage layout; `Spec/blobs.tsv` path templates).
 public enum BlobPaths {
     /// Firebase Auth's maximum uid length in bytes.
     public static let maximumUidBytes = 128
@@ -26,64 +26,79 @@ public enum BlobPaths {
         if uid.utf8.count > maximumUidBytes { throw .invalidUid(.uidTooLong(byteCount: uid.utf8.count)) }
     }
 
+    /// The object path of `kind` for `uid` and the object's hash: the kind's path template with
+    /// `{uid}` and its other placeholder (`{flightId}`, `{contentHash}`) filled.
+    /// - Throws: ``BlobError/invalidUid(_:)``, ``BlobError/invalidHash(value:)``.
+    public static func objectPath(_ kind: StorageObjectKind, uid: String, hash: String) throws(BlobError) -> String {
+        try validate(uid: uid)
+        guard DocumentIds.isLowercaseHexSHA256(hash) else { throw .invalidHash(value: hash) }
+        var out = ""
+        var rest = Substring(kind.pathTemplate)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            out += rest[rest.index(after: open)..<close] == "uid" ? uid : hash
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
     /// `users/{uid}/igc/{flightId}.igc.gz`, the flight's gzipped IGC file.
     /// - Throws: ``BlobError/invalidUid(_:)``, ``BlobError/invalidHash(value:)``.
     public static func igcObjectPath(uid: String, flightId: String) throws(BlobError) -> String {
-        try validate(uid: uid)
-        guard DocumentIds.isLowercaseHexSHA256(flightId) else { throw .invalidHash(value: flightId) }
-        return "users/\(uid)/igc/\(flightId).igc.gz"
+        try objectPath(.igc, uid: uid, hash: flightId)
     }
 
     /// `users/{uid}/files/{contentHash}.gz`, a map file's gzipped content, shared by every
     /// mapFiles document with that hash.
     /// - Throws: ``BlobError/invalidUid(_:)``, ``BlobError/invalidHash(value:)``.
     public static func contentObjectPath(uid: String, contentHash: String) throws(BlobError) -> String {
-        try validate(uid: uid)
-        guard DocumentIds.isLowercaseHexSHA256(contentHash) else { throw .invalidHash(value: contentHash) }
-        return "users/\(uid)/files/\(contentHash).gz"
+        try objectPath(.mapFileContent, uid: uid, hash: contentHash)
     }
 }
 
-/// The metadata a Storage object is uploaded with (schema §2, Storage objects).
+/// The metadata a Storage object is uploaded with (schema §2, Storage objects; `Spec/blobs.tsv`).
 ///
-/// Always `contentType` = `application/gzip` and no `Content-Encoding` (so no client or proxy
-/// transcodes the object); a map file's content object carries the custom metadata `recordId`
-/// (the mapFiles document id), because its path holds only the content hash.
+/// The kind's content type (`application/gzip`) and Content-Encoding (none, so no client or proxy
+/// transcodes the object); a map file's content object carries the custom metadata `recordId` (the
+/// mapFiles document id), because its path holds only the content hash.
 public struct StorageObjectMetadata: Equatable, Sendable {
-    /// Always "application/gzip".
+    /// The kind's content type.
     public let contentType: String
-    /// Always nil: the app gunzips itself.
+    /// The kind's Content-Encoding; nil: not set (the app gunzips itself).
     public let contentEncoding: String?
     /// Custom metadata: empty for an IGC object, `["recordId": fileId]` for a map file's content.
     public let customMetadata: [String: String]
 
-    /// The gzip content type every object carries.
-    public static let gzipContentType = "application/gzip"
+    /// Metadata of an object of `kind` with its custom metadata values.
+    init(_ kind: StorageObjectKind, customMetadata: [String: String]) {
+        contentType = kind.contentType
+        contentEncoding = kind.contentEncoding
+        self.customMetadata = customMetadata
+    }
 
     /// Metadata of `users/{uid}/igc/{flightId}.igc.gz`.
-    public static let igc = StorageObjectMetadata(
-        contentType: gzipContentType, contentEncoding: nil, customMetadata: [:])
+    public static let igc = StorageObjectMetadata(.igc, customMetadata: [:])
 
     /// Metadata of `users/{uid}/files/{contentHash}.gz` for the mapFiles document `recordId`.
     /// - Throws: ``DocumentIdError`` when `recordId` is not a valid document id.
     public static func mapFileContent(recordId: String) throws(DocumentIdError) -> StorageObjectMetadata {
         try DocumentIds.validate(documentId: recordId)
+        let keys = StorageObjectKind.mapFileContent.customMetadataKeys
         return StorageObjectMetadata(
-            contentType: gzipContentType, contentEncoding: nil, customMetadata: ["recordId": recordId])
+            .mapFileContent, customMetadata: Dictionary(uniqueKeysWithValues: keys.map { ($0, recordId) }))
     }
 }
 
-/// Size limits of Storage objects (schema §2 Storage objects, §3).
+/// Size limits of Storage objects (schema §2 Storage objects, §3; `Spec/limits.tsv`).
 public enum StorageLimits {
-    /// Largest gzipped object accepted for upload, in bytes.
+    /// Largest gzipped object accepted for upload, in bytes (`storageObjectMaxBytes`).
     ///
-    /// **Pin** (Spec/pins/storage-object-size.md): the seed says "≤ 32 MB"; we pin 32,000,000 bytes
-    /// (decimal MB), the stricter reading: an object this check accepts is accepted by the rule
-    /// whichever unit the rule uses.
-    public static let maximumObjectBytes: Int64 = 32_000_000
+    /// **Pin** (Spec/pins/storage-object-size.md): the seed says "≤ 32 MB"; decimal MB, the stricter
+    /// reading: an object this check accepts is accepted by the rule whichever unit the rule uses.
+    public static let maximumObjectBytes: Int64 = SchemaLimits.storageObjectMaxBytes
 
-    /// The raw IGC import cap, 64 MiB (67,108,864 bytes): gunzip stops past it.
-    public static let maximumRawIGCBytes: Int64 = 64 * 1024 * 1024
+    /// The raw IGC import cap, 64 MiB (`igcImportMaxRawBytes`): gunzip stops past it.
+    public static let maximumRawIGCBytes: Int64 = SchemaLimits.igcImportMaxRawBytes
 
     /// Refuses an object before upload when its gzipped size is over ``maximumObjectBytes``.
     /// - Throws: ``BlobError/objectTooLarge(byteCount:limit:)``.

@@ -18,6 +18,9 @@ public enum DocumentIdError: Error, Equatable, Sendable {
     case notLowercaseHexSHA256(value: String)
     /// A map file id request that breaks the pinned rule (Spec/pins/map-file-id.md).
     case invalidMapFileKey(reason: String)
+    /// The collection's id rule needs an input that was not given (`input` names it: `uid`,
+    /// `competitionId`, `igcFileBytes`, a field …), or is a random id only the writer can choose.
+    case undetermined(rule: DocumentIdRule, input: String)
 }
 
 /// The deterministic document ids of the sync schema (schema §4, decision P8B-D9).
@@ -99,24 +102,11 @@ public enum DocumentIds {
 
     // MARK: Map file
 
-    /// Where a map file came from (`source` in mapFiles, schema §2), spelled as the schema stores it.
-    public enum MapFileSource: String, Sendable, CaseIterable {
-        case user = "USER"
-        case xcsoar = "XCSOAR"
-        case openaip = "OPENAIP"
-    }
-
-    /// What a map file holds (`type` in mapFiles, schema §2), spelled as the schema stores it.
-    public enum MapFileType: String, Sendable, CaseIterable {
-        case waypoints = "WAYPOINTS"
-        case airspace = "AIRSPACE"
-    }
-
     /// The id of a downloaded map file (source XCSOAR or OPENAIP) (schema §4).
     ///
-    /// **Pin** (Spec/pins/map-file-id.md; the seed's id strings are cut off): SHA-256 of the UTF-8
-    /// bytes of `"\(source)|\(type)|\(filename)"`, source and type in their stored upper-case
-    /// spelling, the filename exactly as stored (no trimming, no case change).
+    /// **Pin** (`Spec/ids.tsv` mapFile downloaded; the seed's id strings are cut off): SHA-256 of the
+    /// UTF-8 bytes of the rule's input template `{source}|{type}|{filename}`, source and type as their
+    /// cloud strings, the filename exactly as stored (no trimming, no case change).
     /// - Throws: ``DocumentIdError/invalidMapFileKey(reason:)`` for source USER or an empty filename.
     public static func mapFileId(
         source: MapFileSource, type: MapFileType, filename: String
@@ -125,19 +115,23 @@ public enum DocumentIds {
             throw .invalidMapFileKey(reason: "a USER map file is keyed by its content hash, not its filename")
         }
         guard !filename.isEmpty else { throw .invalidMapFileKey(reason: "empty filename") }
-        return SHA256Stream.hexDigest(of: Array("\(source.rawValue)|\(type.rawValue)|\(filename)".utf8))
+        let input = DocumentIdRule.mapFileDownloaded.input([
+            "source": source.rawValue, "type": type.rawValue, "filename": filename,
+        ])
+        return SHA256Stream.hexDigest(of: Array(input.utf8))
     }
 
     /// The id of a map file the user imported (source USER) (schema §4).
     ///
-    /// **Pin** (Spec/pins/map-file-id.md): SHA-256 of the UTF-8 bytes of
-    /// `"USER|\(type)|\(contentHash)"`, `contentHash` being the 64 lowercase hex SHA-256 of the content.
+    /// **Pin** (`Spec/ids.tsv` mapFile user): SHA-256 of the UTF-8 bytes of the rule's input template
+    /// `USER|{type}|{contentHash}`, `contentHash` being the 64 lowercase hex SHA-256 of the content.
     /// - Throws: ``DocumentIdError/notLowercaseHexSHA256(value:)`` when `contentHash` is not 64 lowercase hex.
     public static func mapFileId(userImportedType type: MapFileType, contentHash: String) throws(DocumentIdError)
         -> String
     {
         try validate(sha256Hex: contentHash)
-        return SHA256Stream.hexDigest(of: Array("USER|\(type.rawValue)|\(contentHash)".utf8))
+        let input = DocumentIdRule.mapFileUser.input(["type": type.rawValue, "contentHash": contentHash])
+        return SHA256Stream.hexDigest(of: Array(input.utf8))
     }
 
     /// The content hash of a map file: SHA-256 of its content bytes, 64 lowercase hex (schema §2 mapFiles).
@@ -167,6 +161,10 @@ extension DocumentIdError: CustomStringConvertible {
         case .uidTooLong(let n): return "uid is \(n) bytes, over Firebase Auth's 128-byte limit"
         case .notLowercaseHexSHA256(let v): return "'\(v)' is not a SHA-256 written as 64 lowercase hex characters"
         case .invalidMapFileKey(let reason): return "map file id: \(reason)"
+        case .undetermined(let rule, let input):
+            return rule.algorithm == .randomUUID
+                ? "the \(rule.rawValue) rule gives a random id the writer chooses"
+                : "the \(rule.rawValue) rule needs \(input)"
         }
     }
 }

@@ -235,35 +235,13 @@ public struct SchemaValidator: Sendable {
         )
     }
 
-    /// The id the deterministic rule gives for these fields, when they determine it.
+    /// The id the deterministic rule gives for these fields, when they determine it (schema §4,
+    /// ``DocumentIds/documentId(collection:fields:inputs:)``), with the rule in words.
     func expectedId(collection: String, fields: [String: FirestoreValue]) -> (id: String, rule: String)? {
-        switch collection {
-        case "flights":
-            guard case .string(let sha)? = fields["igc"]?.mapValue?["sha256"] else { return nil }
-            return (sha, "igc.sha256 (the flight id is the SHA-256 of the IGC file)")
-        case "homebases":
-            guard case .string(let name)? = fields["name"] else { return nil }
-            return (DocumentIds.homebaseId(name: name), "SHA-256 of name.trim().lowercase()")
-        case "tasks":
-            guard case .string(let url)? = fields["externalUrl"], !url.isEmpty else { return nil }
-            return (DocumentIds.taskId(externalUrl: url), "SHA-256 of externalUrl")
-        case "mapFiles":
-            guard case .string(let s)? = fields["source"], let source = DocumentIds.MapFileSource(rawValue: s),
-                case .string(let t)? = fields["type"], let type = DocumentIds.MapFileType(rawValue: t)
-            else { return nil }
-            if source == .user {
-                guard case .string(let hash)? = fields["contentHash"],
-                    let id = try? DocumentIds.mapFileId(userImportedType: type, contentHash: hash)
-                else { return nil }
-                return (id, "the map-file id rule (USER|TYPE|contentHash, pinned)")
-            }
-            guard case .string(let filename)? = fields["filename"],
-                let id = try? DocumentIds.mapFileId(source: source, type: type, filename: filename)
-            else { return nil }
-            return (id, "the map-file id rule (SOURCE|TYPE|filename, pinned)")
-        default:
-            return nil
-        }
+        guard let c = SyncCollection(rawValue: collection),
+            let expected = try? DocumentIds.documentId(collection: c, fields: fields)
+        else { return nil }
+        return (expected.id, expected.rule.explanation)
     }
 
     func checkMap(
