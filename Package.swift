@@ -33,6 +33,8 @@ let package = Package(
             name: "VultureSyncSchema",
             dependencies: ["VultureSchemaCore", "CZlib", "CCrypto"]
         ),
+        // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
+        .target(name: "VultureCommandLine"),
         // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
         .target(
             name: "VultureConformance",
@@ -41,23 +43,27 @@ let package = Package(
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
-            dependencies: ["VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"]
         ),
         // The reference implementation served over the testee protocol.
         .executableTarget(
             name: "vulture-reference-testee",
-            dependencies: ["VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"]
         ),
         // Writes and checks Goldens/ from the case definitions and the reference implementation.
         .executableTarget(
             name: "vulture-goldens",
-            dependencies: ["VultureConformance", "VultureSyncSchema"],
+            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"],
             path: "Tools/vulture-goldens"
         ),
         // Throughput against reference tools measured in the same run.
         .executableTarget(
             name: "vulture-benchmark",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureCommandLineTests",
+            dependencies: ["VultureCommandLine"]
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
@@ -76,7 +82,7 @@ let package = Package(
         // The generator's command line: `generate` writes what changed, `check` prints the drift.
         .executableTarget(
             name: "vulture-schema-gen",
-            dependencies: ["VultureSchemaGenerator"],
+            dependencies: ["VultureCommandLine", "VultureSchemaGenerator"],
             path: "Tools/vulture-schema-gen"
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import VultureCommandLine
 
 /// `vulture-benchmark [json|ids|validate] …`: throughput of the reference codec beside a reference measured in
 /// the same run. Prints; never fails on a slow result. Build with `-c release`.
@@ -8,30 +9,30 @@ let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
     ("validate", "parse + validate 100,000 flights (docs/s) beside Python jsonschema 4.23.0", runValidateBenchmark),
 ]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "ids-child" {
-    // Internal: one streaming path run in a child process so its peak memory can be read alone.
-    exit(IdsBenchmark.child(Array(arguments.dropFirst())))
-}
-if arguments.contains("--help") || arguments.contains("-h") {
-    print("usage: vulture-benchmark [NAME…]\n\nBenchmarks (all when none is named):")
-    for b in benchmarks { print("  \(b.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(b.summary)") }
-    exit(0)
-}
-let unknown = arguments.filter { name in !benchmarks.contains { $0.name == name } }
-if !unknown.isEmpty {
-    FileHandle.standardError.write(
-        Data("vulture-benchmark: unknown benchmark \(unknown.joined(separator: ", ")); see --help\n".utf8))
-    exit(2)
-}
-#if DEBUG
-    print("note: this is a debug build; run `swift run -c release vulture-benchmark` for meaningful numbers")
-#endif
-for b in benchmarks where arguments.isEmpty || arguments.contains(b.name) {
-    do {
-        try b.run()
-    } catch {
-        FileHandle.standardError.write(Data("vulture-benchmark: \(b.name): \(error)\n".utf8))
-        exit(1)
+let usage =
+    "usage: vulture-benchmark [NAME…]\n\nBenchmarks (all when none is named):\n"
+    + benchmarks.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }
+    .joined(separator: "\n")
+    + "\n\nExit status: 0 measured (a slow result is not a failure), 1 a benchmark failed to run, 2 usage error."
+
+CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
+    if arguments.first == "ids-child" {
+        // Internal: one streaming path run in a child process so its peak memory can be read alone.
+        return IdsBenchmark.child(Array(arguments.dropFirst()))
     }
+    let names = try CommandLineArguments(arguments, valueOptions: []).positionals
+    let unknown = names.filter { name in !benchmarks.contains { $0.name == name } }
+    guard unknown.isEmpty else { throw UsageError(message: "unknown benchmark \(unknown.joined(separator: ", "))") }
+    #if DEBUG
+        print("note: this is a debug build; run `swift run -c release vulture-benchmark` for meaningful numbers")
+    #endif
+    for b in benchmarks where names.isEmpty || names.contains(b.name) {
+        do {
+            try b.run()
+        } catch {
+            printError("vulture-benchmark: \(b.name): \(error)")
+            return 1
+        }
+    }
+    return 0
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
 
@@ -31,10 +32,6 @@ enum CheckCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try CommandLineArguments(arguments, valueOptions: ["goldens", "failure-list", "junit", "report"])
-        if args.wantsHelp {
-            print(usage)
-            return 0
-        }
         let dir = URL(fileURLWithPath: try args.positionals("DIR")[0])
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {

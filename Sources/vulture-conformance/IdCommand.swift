@@ -1,3 +1,4 @@
+import VultureCommandLine
 import VultureSyncSchema
 
 /// `vulture-conformance id …`: prints a deterministic document id (schema §4; DESIGN §4).
@@ -20,29 +21,23 @@ enum IdCommand {
 
     /// Runs the subcommand on `arguments` (after `id`); returns the id to print.
     static func run(_ arguments: [String]) throws -> String {
-        guard let kind = arguments.first, kind != "--help", kind != "-h" else {
-            if arguments.first == nil { throw UsageError(message: "missing id kind") }
-            return usage
-        }
+        guard let kind = arguments.first else { throw UsageError(message: "missing id kind") }
+        if kind == "--help" || kind == "-h" { throw HelpRequest() }
         let rest = Array(arguments.dropFirst())
         switch kind {
         case "flight":
             let args = try CommandLineArguments(rest, valueOptions: [])
-            if args.wantsHelp { return usage }
             let file = try args.positionals("FILE")[0]
             return try DocumentIds.flightId(igcFileAt: file)
         case "homebase":
             let args = try CommandLineArguments(rest, valueOptions: [])
-            if args.wantsHelp { return usage }
             return DocumentIds.homebaseId(name: try args.positionals("NAME")[0])
         case "task":
             let args = try CommandLineArguments(rest, valueOptions: ["external-url"])
-            if args.wantsHelp { return usage }
             _ = try args.positionals()
             return DocumentIds.taskId(externalUrl: args.option("external-url"))
         case "map-file":
             let args = try CommandLineArguments(rest, valueOptions: ["source", "type", "filename", "content-hash"])
-            if args.wantsHelp { return usage }
             _ = try args.positionals()
             let sourceName = try args.requiredOption("source")
             let typeName = try args.requiredOption("type")
@@ -65,7 +60,6 @@ enum IdCommand {
             return try DocumentIds.mapFileId(source: source, type: type, filename: try args.requiredOption("filename"))
         case "recent-competition":
             let args = try CommandLineArguments(rest, valueOptions: [])
-            if args.wantsHelp { return usage }
             return try DocumentIds.recentCompetitionId(competitionId: try args.positionals("ID")[0])
         default:
             throw UsageError(message: "unknown id kind '\(kind)'")

@@ -1,4 +1,5 @@
 import Foundation
+import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
 
@@ -31,10 +32,6 @@ enum SuiteCommand {
         if testee { valueOptions.formUnion(["testee", "timeout"]) }
         let args = try CommandLineArguments(
             arguments, valueOptions: valueOptions, flags: ["verbose"], repeatable: ["test"])
-        if args.wantsHelp {
-            print(usage)
-            return 0
-        }
         _ = try args.positionals()
         let suite = try loadSuite(args.option("goldens"))
         let failureList = try loadFailureList(args)

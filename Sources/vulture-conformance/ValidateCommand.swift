@@ -1,4 +1,5 @@
 import Foundation
+import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
 
@@ -32,10 +33,6 @@ enum ValidateCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try CommandLineArguments(
             arguments, valueOptions: ["form", "format", "collection"], flags: ["strict", "merge"])
-        if args.wantsHelp {
-            print(usage)
-            return 0
-        }
         guard !args.positionals.isEmpty else { throw UsageError(message: "give at least one FILE") }
         let merge = args.flag("merge")
         guard let form = DocumentForm(rawValue: args.option("form") ?? (merge ? "write" : "stored")) else {

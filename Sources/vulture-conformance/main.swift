@@ -1,11 +1,7 @@
 import Foundation
+import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
-
-/// Writes `text` and a newline to stderr.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
 
 let generalUsage = """
     usage: vulture-conformance [OPTIONS]                 run the suite against the reference implementation
@@ -19,56 +15,43 @@ let generalUsage = """
     failures, 2 usage or I/O error.
     """
 
-// Swift repairs arguments that are not UTF-8 with U+FFFD; an id computed from a repaired name
-// would be silently wrong, so such an argument is a usage error.
-for i in 1..<Int(CommandLine.argc) {
-    guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
-    printError("vulture-conformance: argument \(i) is not UTF-8")
-    exit(2)
-}
-
-TesteeProcess.endTesteesOnSignals()
-
-let arguments = Array(CommandLine.arguments.dropFirst())
-let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
-let rest = command == nil ? arguments : Array(arguments.dropFirst())
-/// The usage text printed with a usage error of each command.
-let commandUsage: [String: String] = [
-    "run": SuiteCommand.usage, "check": CheckCommand.usage, "validate": ValidateCommand.usage, "id": IdCommand.usage,
-]
-do {
-    switch command {
-    case nil where arguments.contains("--version"):
-        let args = try CommandLineArguments(arguments, valueOptions: ["goldens"], flags: ["version"])
-        print("vulture-conformance suite \(try SuiteCommand.loadSuite(args.option("goldens")).version)")
-    case nil where arguments == ["--help"] || arguments == ["-h"]:
-        print(generalUsage)
-        for usage in [SuiteCommand.usage, CheckCommand.usage, ValidateCommand.usage, IdCommand.usage] {
-            print("")
-            print(usage)
+let tool = CommandLineTool(name: "vulture-conformance", usage: generalUsage)
+tool.run { arguments in
+    TesteeProcess.endTesteesOnSignals()
+    guard let first = arguments.first, !first.hasPrefix("-") else {
+        if arguments == ["--help"] || arguments == ["-h"] {
+            print(generalUsage)
+            for usage in [SuiteCommand.usage, CheckCommand.usage, ValidateCommand.usage, IdCommand.usage] {
+                print("")
+                print(usage)
+            }
+            return 0
         }
-    case nil:
-        exit(try SuiteCommand.run(rest, testee: false))
-    case "run":
-        exit(try SuiteCommand.run(rest, testee: true))
-    case "check":
-        exit(try CheckCommand.run(rest))
-    case "validate":
-        exit(try ValidateCommand.run(rest))
-    case "id":
-        print(try IdCommand.run(rest))
-    case "help":
-        print(generalUsage)
-    default:
-        throw UsageError(message: "unknown command '\(command!)'")
+        if arguments.contains("--version") {
+            let args = try CommandLineArguments(arguments, valueOptions: ["goldens"], flags: ["version"])
+            _ = try args.positionals()
+            print("vulture-conformance suite \(try SuiteCommand.loadSuite(args.option("goldens")).version)")
+            return 0
+        }
+        return try tool.subcommand(nil, usage: SuiteCommand.usage) { try SuiteCommand.run(arguments, testee: false) }
     }
-} catch let error as UsageError {
-    let name = command.map { " " + $0 } ?? ""
-    printError("vulture-conformance\(name): \(error.message)")
-    printError(command.flatMap { commandUsage[$0] } ?? generalUsage)
-    exit(2)
-} catch {
-    let name = command.map { " " + $0 } ?? ""
-    printError("vulture-conformance\(name): \(error)")
-    exit(2)
+    let (command, rest) = try CommandLineArguments.subcommand(
+        of: arguments, among: ["run", "check", "validate", "id", "help"])
+    switch command {
+    case "run":
+        return try tool.subcommand(command, usage: SuiteCommand.usage) { try SuiteCommand.run(rest, testee: true) }
+    case "check":
+        return try tool.subcommand(command, usage: CheckCommand.usage) { try CheckCommand.run(rest) }
+    case "validate":
+        return try tool.subcommand(command, usage: ValidateCommand.usage) { try ValidateCommand.run(rest) }
+    case "id":
+        return try tool.subcommand(command, usage: IdCommand.usage) {
+            print(try IdCommand.run(rest))
+            return 0
+        }
+    default:
+        _ = try CommandLineArguments(rest, valueOptions: []).positionals()
+        print(generalUsage)
+        return 0
+    }
 }

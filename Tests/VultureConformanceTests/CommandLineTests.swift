@@ -5,22 +5,30 @@ import VultureSyncSchema
 
 /// The `vulture-conformance` executable as a user runs it: exit codes, lines, the closing summary.
 enum ConformanceCLI {
-    static let executable: String? = {
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
-            .path
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        for path in [beside, root.appendingPathComponent(".build/debug/vulture-conformance").path]
+    static let executable: String? = path(of: "vulture-conformance")
+
+    /// The package root (three levels above this file).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The built executable `name`: beside the test bundle, else in .build/debug; nil when it is not built.
+    static func path(of name: String) -> String? {
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
+        for path in [beside, packageRoot.appendingPathComponent(".build/debug/\(name)").path]
         where FileManager.default.isExecutableFile(atPath: path) {
             return path
         }
         return nil
-    }()
+    }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `executable` (default: vulture-conformance) with `arguments`, optionally in `directory`.
+    static func run(
+        _ arguments: [String], executable: String? = executable, in directory: URL? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try #require(executable))
         p.arguments = arguments
+        if let directory { p.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         p.standardOutput = out

@@ -1,4 +1,5 @@
 import Foundation
+import VultureCommandLine
 import VultureSchemaGenerator
 
 // vulture-schema-gen: regenerate or check the files generated from Spec/ (DESIGN.md §1).
@@ -17,52 +18,44 @@ let usage = """
     exit status: 0 current, 1 drift found by check, 2 usage, I/O or Spec/ errors
     """
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-    exit(2)
-}
+let tool = CommandLineTool(name: "vulture-schema-gen", usage: usage)
+tool.run { arguments in
+    let (command, rest) = try CommandLineArguments.subcommand(of: arguments, among: ["generate", "check"])
+    return try tool.subcommand(command, usage: usage) {
+        let args = try CommandLineArguments(rest, valueOptions: ["root"])
+        _ = try args.positionals()
+        let root = URL(fileURLWithPath: args.option("root") ?? FileManager.default.currentDirectoryPath)
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
-    print(usage)
-    exit(0)
-}
-guard let command = arguments.first, command == "generate" || command == "check" else {
-    fail(usage)
-}
-arguments.removeFirst()
-var root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-while !arguments.isEmpty {
-    let option = arguments.removeFirst()
-    guard option == "--root", !arguments.isEmpty else { fail("unexpected argument '\(option)'\n" + usage) }
-    root = URL(fileURLWithPath: arguments.removeFirst())
-}
+        let spec: SchemaSpec
+        do {
+            spec = try SchemaSpec.load(from: root.appendingPathComponent("Spec"))
+        } catch let errors as SpecErrors {
+            printError(errors.description)
+            return 2
+        } catch {
+            printError("cannot read \(root.appendingPathComponent("Spec").path): \(error)")
+            return 2
+        }
+        let files = SchemaGenerator.generate(spec: spec)
 
-let spec: SchemaSpec
-do {
-    spec = try SchemaSpec.load(from: root.appendingPathComponent("Spec"))
-} catch let errors as SpecErrors {
-    fail(errors.description)
-} catch {
-    fail("cannot read \(root.appendingPathComponent("Spec").path): \(error)")
-}
-let files = SchemaGenerator.generate(spec: spec)
-
-if command == "generate" {
-    do {
-        let changed = try SchemaGenerator.write(files: files, to: root)
-        for path in changed { print("wrote \(path)") }
-        print("\(changed.count) of \(files.count) generated files changed")
-    } catch {
-        fail("cannot write: \(error)")
+        if command == "generate" {
+            do {
+                let changed = try SchemaGenerator.write(files: files, to: root)
+                for path in changed { print("wrote \(path)") }
+                print("\(changed.count) of \(files.count) generated files changed")
+            } catch {
+                printError("cannot write: \(error)")
+                return 2
+            }
+            return 0
+        }
+        let reports = SchemaGenerator.check(files: files, against: root)
+        if reports.isEmpty {
+            print("\(files.count) generated files are current")
+            return 0
+        }
+        for report in reports { print(report) }
+        print("\(reports.count) generated file(s) out of date: run `swift run vulture-schema-gen generate`")
+        return 1
     }
-} else {
-    let reports = SchemaGenerator.check(files: files, against: root)
-    if reports.isEmpty {
-        print("\(files.count) generated files are current")
-        exit(0)
-    }
-    for report in reports { print(report) }
-    print("\(reports.count) generated file(s) out of date: run `swift run vulture-schema-gen generate`")
-    exit(1)
 }

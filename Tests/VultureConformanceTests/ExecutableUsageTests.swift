@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// The package's executables.
+enum VultureExecutables {
+    static let all = [
+        "vulture-conformance", "vulture-reference-testee", "vulture-benchmark", "vulture-goldens",
+        "vulture-schema-gen",
+    ]
+}
+
+/// Every executable's command line through the shared reader (VultureCommandLine): a bad option is
+/// a usage error (exit 2, `TOOL[ SUBCOMMAND]: message` and the usage on stderr), `--help` prints the
+/// usage on stdout with exit 0, and an argument that is not UTF-8 is refused.
+@Suite(
+    .enabled(
+        if: VultureExecutables.all.allSatisfy { ConformanceCLI.path(of: $0) != nil },
+        "the executables are not built (swift build builds them)"))
+struct ExecutableUsageTests {
+
+    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try ConformanceCLI.run(arguments, executable: ConformanceCLI.path(of: tool), in: directory)
+    }
+
+    /// (tool, arguments, the message's first line).
+    @Test(arguments: [
+        ("vulture-conformance", ["--bogus"], "vulture-conformance: unknown option --bogus"),
+        ("vulture-conformance", ["check", "--bogus", "x"], "vulture-conformance check: unknown option --bogus"),
+        (
+            "vulture-conformance", ["validate", "--strict=yes", "f"],
+            "vulture-conformance validate: --strict takes no value"
+        ),
+        (
+            "vulture-conformance", ["run", "--testee", "t", "--testee=u"],
+            "vulture-conformance run: --testee given twice"
+        ),
+        ("vulture-conformance", ["id", "task", "--bogus"], "vulture-conformance id: unknown option --bogus"),
+        (
+            "vulture-conformance", ["chek"],
+            "vulture-conformance: unknown command 'chek'; one of run, check, validate, id, help"
+        ),
+        ("vulture-reference-testee", ["--bogus"], "vulture-reference-testee: unknown option --bogus"),
+        ("vulture-reference-testee", ["x"], "vulture-reference-testee: expected no arguments, got 1 argument(s)"),
+        ("vulture-benchmark", ["--bogus"], "vulture-benchmark: unknown option --bogus"),
+        ("vulture-benchmark", ["json", "jsno"], "vulture-benchmark: unknown benchmark jsno"),
+        ("vulture-goldens", ["check", "--bogus"], "vulture-goldens check: unknown option --bogus"),
+        ("vulture-goldens", ["write", "--root"], "vulture-goldens write: --root needs a value"),
+        ("vulture-goldens", [], "vulture-goldens: missing command: one of write, check"),
+        ("vulture-schema-gen", ["check", "--bogus"], "vulture-schema-gen check: unknown option --bogus"),
+        ("vulture-schema-gen", ["check", "--root=a", "--root=b"], "vulture-schema-gen check: --root given twice"),
+        ("vulture-schema-gen", ["gen"], "vulture-schema-gen: unknown command 'gen'; one of generate, check"),
+    ])
+    func badCommandLineExitsTwoWithTheUsage(tool: String, arguments: [String], message: String) throws {
+        let r = try Self.run(tool, arguments)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stdout == "")
+        let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == message)
+        #expect(lines.dropFirst().first?.hasPrefix("usage: \(tool)") == true, "\(r.stderr)")
+    }
+
+    /// (tool, arguments, a line the usage printed has).
+    @Test(arguments: [
+        ("vulture-conformance", ["--goldens", "x", "--help"], "usage: vulture-conformance [--goldens DIR]"),
+        ("vulture-conformance", ["run", "-h"], "usage: vulture-conformance [--goldens DIR]"),
+        ("vulture-conformance", ["check", "x", "--help"], "usage: vulture-conformance check DIR"),
+        ("vulture-conformance", ["validate", "--bogus", "--help"], "usage: vulture-conformance validate"),
+        ("vulture-conformance", ["help"], "usage: vulture-conformance [OPTIONS]"),
+        ("vulture-reference-testee", ["--help"], "usage: vulture-reference-testee"),
+        ("vulture-benchmark", ["-h"], "  validate  parse + validate 100,000 flights"),
+        ("vulture-goldens", ["--help"], "usage: vulture-goldens write [--root DIR]"),
+        (
+            "vulture-goldens", ["write", "--root", "/nonexistent", "--help"],
+            "usage: vulture-goldens write [--root DIR]"
+        ),
+        ("vulture-schema-gen", ["-h"], "usage: vulture-schema-gen generate [--root DIR]"),
+        ("vulture-schema-gen", ["generate", "--help"], "usage: vulture-schema-gen generate [--root DIR]"),
+    ])
+    func helpPrintsTheUsageAndExitsZero(tool: String, arguments: [String], line: String) throws {
+        let r = try Self.run(tool, arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "")
+        #expect(r.stdout.split(separator: "\n").contains { $0.hasPrefix(line) }, "\(r.stdout)")
+    }
+
+    /// Swift would repair the byte 0xFF to U+FFFD; every tool refuses it before doing anything.
+    @Test(arguments: VultureExecutables.all)
+    func argumentThatIsNotUTF8IsAUsageError(tool: String) throws {
+        let exe = try #require(ConformanceCLI.path(of: tool))
+        let r = try ConformanceCLI.run(
+            ["-c", #"exec "$0" check "$(printf 'a\377')""#, exe], executable: "/bin/sh")
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
+        #expect(r.stderr.hasPrefix("\(tool): argument 2 is not UTF-8\nusage: \(tool)"), "\(r.stderr)")
+    }
+
+    /// Both generators take `--root DIR` and `--root=DIR`, run from another folder.
+    @Test(arguments: [
+        ("vulture-goldens", "goldens are current ("), ("vulture-schema-gen", " generated files are current"),
+    ])
+    func generatorsTakeTheRootInBothForms(tool: String, current: String) throws {
+        let elsewhere = FileManager.default.temporaryDirectory
+        let root = ConformanceCLI.packageRoot.path
+        for arguments in [["check", "--root", root], ["check", "--root=\(root)"]] {
+            let r = try Self.run(tool, arguments, in: elsewhere)
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.split(separator: "\n").last?.contains(current) == true, "\(r.stdout)")
+        }
+        let notRoot = try Self.run(tool, ["check"], in: elsewhere)
+        #expect(notRoot.status == 2)
+    }
+
+    /// The benchmark's internal child mode (used to read one streaming path's peak memory) still runs.
+    @Test func benchmarkChildModePrintsPeakMemory() throws {
+        let r = try Self.run("vulture-benchmark", ["ids-child", "none"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = try #require(Int(r.stdout.trimmingCharacters(in: .newlines)), "\(r.stdout)")
+        #expect(bytes > 0)
+    }
+}
