@@ -50,10 +50,16 @@ let package = Package(
             name: "vulture-reference-testee",
             dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"]
         ),
-        // Writes and checks Goldens/ from the case definitions and the reference implementation.
+        // The case definitions behind Goldens/schema and Goldens/vectors, rendered by the reference implementation.
+        .target(
+            name: "VultureGoldens",
+            dependencies: ["VultureConformance", "VultureSyncSchema"],
+            path: "Tools/VultureGoldens"
+        ),
+        // Writes and checks Goldens/ (a thin command line over VultureGoldens).
         .executableTarget(
             name: "vulture-goldens",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"],
+            dependencies: ["VultureCommandLine", "VultureGoldens"],
             path: "Tools/vulture-goldens"
         ),
         // Throughput against reference tools measured in the same run.
@@ -71,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureConformanceTests",
-            dependencies: ["VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureConformance", "VultureSyncSchema", "VultureGoldens"]
         ),
         // Generator core: reads and validates the Spec/ tables into SchemaSpec and emits the generated files.
         .target(

@@ -156,7 +156,7 @@ enum IdsBenchmark {
     }
 
     static func mbps(_ seconds: Double) -> Double { Double(fileBytes) / seconds / 1e6 }
-    static func mib(_ bytes: Int) -> Double { Double(bytes) / 1_048_576 }
+    static func mib(_ bytes: Int) -> Double { Double(bytes) / Double(1 << 20) }
 
     static func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1

@@ -19,9 +19,11 @@ func benchmarkFlightDocument(_ i: Int) -> FirestoreValue {
         "duration": .integer(18_000), "altitudeGained": .integer(1650), "bestThermalVario": .double(3.4),
         "rightThermalCount": .integer(12), "leftThermalCount": .integer(9),
     ])
+    let sha = String(repeating: "ab", count: 32)
     fields["igc"] = .map([
-        "path": .string("users/u/igc/\(i).igc.gz"), "sizeBytes": .integer(1_234_567), "gzBytes": .integer(234_567),
-        "sha256": .string(String(repeating: "ab", count: 32)), "uploaded": .boolean(true),
+        "path": .string((try? BlobPaths.igcObjectPath(uid: "u\(i)", flightId: sha)) ?? ""),
+        "sizeBytes": .integer(1_234_567), "gzBytes": .integer(234_567), "sha256": .string(sha),
+        "uploaded": .boolean(true),
     ])
     return .map(fields)
 }

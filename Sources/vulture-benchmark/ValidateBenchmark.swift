@@ -172,7 +172,8 @@ enum ValidateBenchmark {
             i % 20 == 0
             ? .null
             : .map([
-                "path": .string("users/u\(i % 97)/igc/\(sha).igc.gz"), "sha256": .string(sha),
+                "path": .string((try? BlobPaths.igcObjectPath(uid: "u\(i % 97)", flightId: sha)) ?? ""),
+                "sha256": .string(sha),
                 "sizeBytes": .integer(Int64(400_000 + (i * 31) % 2_000_000)),
                 "gzBytes": .integer(Int64(90_000 + (i * 17) % 500_000)), "uploaded": .boolean(i % 4 != 3),
             ])

@@ -14,7 +14,8 @@ enum IdCommand {
         Prints the document id on stdout (schema §4): flight = SHA-256 of the file's bytes;
         homebase = SHA-256 of name.trim().lowercase() as Kotlin on the JVM computes it;
         task = SHA-256 of the external URL, or a fresh random UUID without one;
-        map-file = SHA-256 of "SOURCE|TYPE|filename" or "USER|TYPE|contentHash" (Spec/pins/map-file-id.md);
+        map-file = SHA-256 of "\(DocumentIdRule.mapFileDownloaded.inputTemplate ?? "")" or \
+        "\(DocumentIdRule.mapFileUser.inputTemplate ?? "")" (pinned, Spec/ids.tsv);
         recent-competition = the Soaring Spot id, checked against Firestore's document-id rules.
         Exit status: 0 printed, 2 usage or I/O error.
         """

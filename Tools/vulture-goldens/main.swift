@@ -1,7 +1,6 @@
 import Foundation
 import VultureCommandLine
-import VultureConformance
-import VultureSyncSchema
+import VultureGoldens
 
 /// `vulture-goldens write|check [--root DIR]`: the goldens are the reference implementation's
 /// answers to the case definitions in this folder. `write` rewrites Goldens/schema and Goldens/vectors (only files
@@ -12,7 +11,7 @@ let usage = """
 
       --root DIR  the package root (default: the current directory)
 
-    Writes (or checks) Goldens/schema/*.json and Goldens/vectors/*.json from the case definitions in Tools/vulture-goldens,
+    Writes (or checks) Goldens/schema/*.json and Goldens/vectors/*.json from the case definitions in Tools/VultureGoldens,
     answered by the reference implementation. Exit status: 0 current, 1 would change (check),
     2 usage or I/O error, or a definition the reference does not answer as declared.
     """
@@ -33,35 +32,24 @@ tool.run { arguments in
             return 2
         }
 
-        let files = GoldenFiles.all()
-        var reference = ReferenceImplementation(schema: .vulture)
-        var rendered: [(path: String, bytes: [UInt8])] = []
-        for golden in files.documents {
-            rendered.append(("Goldens/schema/\(golden.name).json", try GoldenFiles.render(golden, with: &reference)))
-        }
-        for file in files.vectors {
-            rendered.append(("Goldens/vectors/\(file.area).json", try GoldenFiles.render(file, with: &reference)))
-        }
-
-        var changed: [String] = []
-        for (path, bytes) in rendered {
-            let url = root.appendingPathComponent(path)
-            let old = FileManager.default.contents(atPath: url.path).map { [UInt8]($0) }
-            guard old != bytes else { continue }
-            changed.append(path)
+        let files = try GoldenWriter.render()
+        let drift = GoldenWriter.drift(of: files, under: root)
+        for file in drift {
             if mode == "write" {
+                let url = root.appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(bytes).write(to: url)
-                print("wrote \(path)")
+                try Data(file.bytes).write(to: url)
+                print("wrote \(file.path)")
             } else {
-                print(GoldenFiles.diff(old: old ?? [], new: bytes, path: path))
+                print(file.diff)
             }
         }
+        let changed = drift.map(\.path)
         guard mode == "check" else { return 0 }
         print(
             changed.isEmpty
-                ? "goldens are current (\(rendered.count) files)"
+                ? "goldens are current (\(files.count) files)"
                 : "\(changed.count) golden file(s) would change; run `swift run vulture-goldens write` and commit the diff with its reason"
         )
         return changed.isEmpty ? 0 : 1

@@ -17,10 +17,10 @@ enum BlobVectors {
         }
         add(
             "path.igc", "blob.path", ["kind": .string("igc"), "uid": .string("u1"), "hash": .string(flightId)],
-            "users/{uid}/igc/{flightId}.igc.gz")
+            StorageObjectKind.igc.pathTemplate)
         add(
             "path.content", "blob.path", ["kind": .string("content"), "uid": .string("u1"), "hash": .string(sha)],
-            "users/{uid}/files/{contentHash}.gz")
+            StorageObjectKind.mapFileContent.pathTemplate)
         add(
             "path.upper-case-hash", "blob.path",
             ["kind": .string("igc"), "uid": .string("u1"), "hash": .string(sha.uppercased())],
@@ -31,12 +31,12 @@ enum BlobVectors {
             error: "blob.invalid-uid.id.contains-slash")
         add(
             "metadata.igc", "blob.metadata", ["kind": .string("igc")],
-            "contentType application/gzip, no Content-Encoding, no custom metadata")
+            "contentType \(StorageObjectKind.igc.contentType), no Content-Encoding, no custom metadata")
         add(
             "metadata.content", "blob.metadata", ["kind": .string("content"), "recordId": .string(sha)],
             "a map file's object names its record in the recordId custom metadata")
         add(
-            "upload-cap.at-limit", "blob.uploadCheck", ["gzBytes": .integer(32_000_000)],
+            "upload-cap.at-limit", "blob.uploadCheck", ["gzBytes": .integer(SchemaLimits.storageObjectMaxBytes)],
             "32 MB (pinned: 32,000,000 bytes) is allowed")
         add(
             "upload-cap.over-limit", "blob.uploadCheck", ["gzBytes": .integer(32_000_001)],

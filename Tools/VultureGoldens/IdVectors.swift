@@ -93,7 +93,8 @@ enum IdVectors {
                 "source": .string("USER"), "type": .string("WAYPOINTS"),
                 "contentHash": .string(String(repeating: "ab", count: 32)),
             ],
-            "pinned: SHA-256 of \"USER|WAYPOINTS|<contentHash>\"")
+            "pinned: SHA-256 of \"\(DocumentIdRule.mapFileUser.input(["type": "WAYPOINTS", "contentHash": "<contentHash>"]))\""
+        )
         mapFile(
             "user-bad-hash",
             [

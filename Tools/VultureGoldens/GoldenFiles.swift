@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Renders golden files from definitions.
@@ -85,27 +86,66 @@ enum GoldenFiles {
             .map(["area": .string(file.area), "summary": .string(file.summary), "cases": .array(cases)]))
     }
 
-    /// A unified diff of two texts (golden → new), from `diff -u` where the system has it.
+    /// A unified diff of two texts (golden → new).
     static func diff(old: [UInt8], new: [UInt8], path: String) -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-goldens-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("golden")
-        let b = dir.appendingPathComponent("new")
-        try? Data(old).write(to: a)
-        try? Data(new).write(to: b)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
-        p.arguments = ["-u", "--label", "\(path) (golden)", "--label", "\(path) (new)", a.path, b.path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        do {
-            try p.run()
-        } catch {
-            return "\(path) differs (no diff tool: \(error))"
+        LineDiff.unified(
+            old: String(decoding: old, as: UTF8.self), new: String(decoding: new, as: UTF8.self), path: path)
+    }
+}
+
+/// The golden files of `Goldens/schema/` and `Goldens/vectors/`: the reference implementation's
+/// answers to the case definitions of this library, rendered as canonical bytes. `vulture-goldens`
+/// writes or checks them; `swift test` checks them too (Goldens/README.md).
+public enum GoldenWriter {
+    /// One golden file: its path from the package root and its canonical bytes.
+    public struct File: Sendable {
+        /// `Goldens/schema/flight.json`, `Goldens/vectors/ids.json`, …
+        public let path: String
+        /// The canonical bytes the reference renders.
+        public let bytes: [UInt8]
+    }
+
+    /// One golden file that is not what the reference renders now, with a unified diff golden → new.
+    public struct Drift: Sendable, CustomStringConvertible {
+        /// The file's path from the package root.
+        public let path: String
+        /// The rendered bytes (what `write` would store).
+        public let bytes: [UInt8]
+        /// `--- a/PATH`, `+++ b/PATH` and the hunks.
+        public let diff: String
+
+        public var description: String { diff }
+    }
+
+    /// Every golden file as the reference renders it now, in a fixed order.
+    /// - Throws: a definition error when the reference skips a case or answers otherwise than declared.
+    public static func render() throws -> [File] {
+        let files = GoldenFiles.all()
+        var reference = ReferenceImplementation(schema: .vulture)
+        var out: [File] = []
+        for golden in files.documents {
+            out.append(
+                File(
+                    path: "Goldens/schema/\(golden.name).json", bytes: try GoldenFiles.render(golden, with: &reference))
+            )
         }
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: out, as: UTF8.self)
+        for file in files.vectors {
+            out.append(
+                File(path: "Goldens/vectors/\(file.area).json", bytes: try GoldenFiles.render(file, with: &reference)))
+        }
+        return out
+    }
+
+    /// The files under `root` that differ from `files` (missing files count, with an empty old side).
+    public static func drift(of files: [File], under root: URL) -> [Drift] {
+        files.compactMap { file in
+            let old = FileManager.default.contents(atPath: root.appendingPathComponent(file.path).path).map {
+                [UInt8]($0)
+            }
+            guard old != file.bytes else { return nil }
+            return Drift(
+                path: file.path, bytes: file.bytes,
+                diff: GoldenFiles.diff(old: old ?? [], new: file.bytes, path: file.path))
+        }
     }
 }
