@@ -51,7 +51,7 @@ public struct RunSummary: Sendable, Hashable {
         self.skipped = skipped
     }
 
-    /// `N passed, N failed` with `, N skipped` when any were skipped (DESIGN.md §4).
+    /// `N passed, N failed` with `, N skipped` when any were skipped (README "The conformance runner").
     public var line: String {
         var s = "\(passed) passed, \(failed) failed"
         if skipped > 0 { s += ", \(skipped) skipped" }

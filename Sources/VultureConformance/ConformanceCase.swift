@@ -1,7 +1,7 @@
 import VultureSyncSchema
 
 /// One conformance case: a stable id, the schema section it tests, an operation with its input,
-/// and what a conforming implementation answers (DESIGN.md §5).
+/// and what a conforming implementation answers (Goldens/protocol/README.md).
 ///
 /// Ids are hierarchical and stable (`required.ids.homebase.trim`); the first component says
 /// whether the case is `required` (a failure fails the run) or `recommended` (reported only).
@@ -25,7 +25,7 @@ public struct ConformanceCase: Sendable, Hashable {
     /// What a conforming implementation answers: an output or a typed rejection.
     public var expected: Expectation
 
-    /// A case as a golden file states it (DESIGN.md §5).
+    /// A case as a golden file states it (Goldens/protocol/README.md).
     public init(id: String, section: String, op: String, input: FirestoreValue, expected: Expectation) {
         self.id = id
         self.section = section

@@ -29,7 +29,7 @@ public struct ConformanceRun: Sendable {
     }
 
     /// 0 when every required case passed or is listed, the list is exact, and at least one case
-    /// passed (an implementation that skips everything is not conformant); 1 otherwise (DESIGN.md §4).
+    /// passed (an implementation that skips everything is not conformant); 1 otherwise (README "The conformance runner").
     public var exitStatus: Int32 {
         let required = reconciliation.unexpectedFailures.filter { !recommendedFailures.contains($0) }
         let listExact = reconciliation.unexpectedPasses.isEmpty && reconciliation.unknownEntries.isEmpty
@@ -40,7 +40,7 @@ public struct ConformanceRun: Sendable {
     public var nothingPassed: Bool { !results.isEmpty && !results.contains { $0.outcome.isPassed } }
 }
 
-/// Runs conformance cases against an implementation (DESIGN.md §4–§5).
+/// Runs conformance cases against an implementation (README "The conformance runner", Goldens/protocol/README.md).
 public enum ConformanceRunner {
     /// Runs `cases` (all, or only the ids in `only`) against `implementation` and reconciles the
     /// results with `failureList` (an empty list when nil).
@@ -48,7 +48,7 @@ public enum ConformanceRunner {
     /// - Parameter progress: called after each case, for live output.
     ///
     /// A required case the implementation skips does not pass: it fails unless the failure list
-    /// names it, so exit status 0 means every required case passed or is listed (DESIGN.md §4).
+    /// names it, so exit status 0 means every required case passed or is listed (README "The conformance runner").
     /// `skippedRequiredFails: false` (for `check DIR`, where an absent output file is a partial
     /// check) leaves skipped cases skipped.
     public static func run<I: ConformanceImplementation>(

@@ -1,7 +1,7 @@
 import Foundation
 import VultureSyncSchema
 
-/// A failure list: the case ids a testee is known to fail, one per line (DESIGN.md §5).
+/// A failure list: the case ids a testee is known to fail, one per line (Goldens/protocol/README.md).
 ///
 /// Format: UTF-8 text; one case id per line; `#` starts a comment (whole line or after the id);
 /// blank lines ignored; an id listed twice is an error. The list is strict both ways: a listed case

@@ -11,7 +11,7 @@ import VultureSyncSchema
 ///   (op `encode`, input `{"collection", "form", "fixture"}`, output `{"path", "document"}`).
 /// - `Goldens/vectors/AREA.json` — `{"area": "AREA", "cases": [{"id", "section", "op",
 ///   "input", "output" | "error"}]}`.
-/// Every file is canonical typed JSON (DESIGN.md §2), byte-canonical.
+/// Every file is canonical typed JSON (Goldens/FORMAT.md), byte-canonical.
 public struct GoldenSuite: Sendable {
     /// The suite version from Goldens/VERSION.
     public var version: String

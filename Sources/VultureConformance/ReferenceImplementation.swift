@@ -1,3 +1,5 @@
+// ReferenceImplementation — answers every operation of the testee protocol with this package's own
+// VultureSyncSchema, for the built-in run, the reference testee and the goldens writer.
 import Foundation
 import VultureSyncSchema
 
@@ -282,7 +284,7 @@ enum BlobOperations {
 }
 
 /// `validate`: `{collection, form, document, strict?, merge?}` → `{"warnings": [pointer: rule…]}`,
-/// or the first error's rule id as a typed rejection (schema §2, DESIGN.md §3).
+/// or the first error's rule id as a typed rejection (schema §2, Goldens/FORMAT.md).
 enum ValidationOperations {
     static func table(schema: SyncSchema?) -> [String: ReferenceImplementation.Operation] {
         guard let schema else { return [:] }

@@ -1,7 +1,7 @@
 import Foundation
 import VultureSyncSchema
 
-/// The testee side of the testee protocol (DESIGN.md §5; Goldens/protocol/README.md): serves any
+/// The testee side of the testee protocol (Goldens/protocol/README.md; Goldens/protocol/README.md): serves any
 /// ``ConformanceImplementation`` over JSON Lines, so a Swift implementation (an iOS encoder)
 /// becomes a testee with a few lines:
 ///

@@ -2,7 +2,7 @@ import VultureSyncSchema
 
 /// One way an actual value differs from the expected one, at a JSON pointer.
 ///
-/// Comparison is by typed value (DESIGN.md §2): `1` and `1.0` differ, NaN equals NaN, key order
+/// Comparison is by typed value (Goldens/FORMAT.md): `1` and `1.0` differ, NaN equals NaN, key order
 /// and layout do not matter.
 public struct ValueDifference: Sendable, Hashable, CustomStringConvertible {
     /// What kind of difference.
@@ -58,7 +58,7 @@ public struct ValueDifference: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Compares typed values field by field and explains the differences (DESIGN.md §2, §3).
+/// Compares typed values field by field and explains the differences (Goldens/FORMAT.md).
 public enum TypedComparison {
     /// Every difference between `expected` and `actual`, in pointer order.
     ///
@@ -90,7 +90,8 @@ public enum TypedComparison {
                     let near = nearest(key, among: unexpected)
                     var hint = near.map { "written as \"\($0)\"?" }
                     if hint == nil, em[key] == .null {
-                        hint = "a field without a value is written as null in a full write (DESIGN.md §3), not omitted"
+                        hint =
+                            "a field without a value is written as null in a full write (Goldens/FORMAT.md), not omitted"
                     }
                     out.append(ValueDifference(pointer: p, kind: .missing, expected: em[key], actual: nil, hint: hint))
                 }

@@ -1,5 +1,5 @@
 /// The schema as data the runtime can use: the generated tables (`Generated/SchemaTables.swift`)
-/// instantiate these types from `Spec/`, so nothing reads `Spec/` at run time (DESIGN.md §1, §6).
+/// instantiate these types from `Spec/`, so nothing reads `Spec/` at run time (README "Editing the schema").
 
 /// The Firestore type of a field (`Spec/fields.tsv`, column `type`).
 public indirect enum SchemaFieldType: Sendable, Hashable, CustomStringConvertible {
@@ -95,7 +95,7 @@ public indirect enum SchemaFieldType: Sendable, Hashable, CustomStringConvertibl
     }
 }
 
-/// How an encoder writes a field in the write form (DESIGN.md §3).
+/// How an encoder writes a field in the write form (Goldens/FORMAT.md).
 public enum SchemaWriteAs: String, Sendable, Hashable, CaseIterable {
     /// The value itself.
     case value
@@ -155,7 +155,7 @@ public struct SchemaField: Sendable, Hashable {
     public var unit: String?
     /// The limits (column `limit`); every member nil when none applies.
     public var limits: SchemaFieldLimits
-    /// How an encoder writes the field in the write form: the value or a sentinel (DESIGN.md §3).
+    /// How an encoder writes the field in the write form: the value or a sentinel (Goldens/FORMAT.md).
     public var writeAs: SchemaWriteAs
     /// The Android Room column, or nil.
     public var androidColumn: String?

@@ -4,7 +4,7 @@ import VultureConformance
 import VultureSyncSchema
 
 /// `check DIR`: compares an implementation's output files, named as the goldens, with the
-/// goldens by typed value (DESIGN.md §4).
+/// goldens by typed value (README "The conformance runner").
 enum CheckCommand {
     static let usage = """
         usage: vulture-conformance check DIR [--goldens DIR] [--failure-list FILE] [--junit FILE] [--report FILE]

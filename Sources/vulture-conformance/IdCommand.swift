@@ -1,7 +1,7 @@
 import VultureCommandLine
 import VultureSyncSchema
 
-/// `vulture-conformance id …`: prints a deterministic document id (schema §4; DESIGN §4).
+/// `vulture-conformance id …`: prints a deterministic document id (schema §4; README "The conformance runner").
 enum IdCommand {
     static let usage = """
         usage: vulture-conformance id flight FILE

@@ -4,7 +4,7 @@ import VultureConformance
 import VultureSyncSchema
 
 /// The whole suite, against the built-in reference implementation (no arguments) or a testee
-/// (`run --testee COMMAND`), with failure list, case selection and reports (DESIGN.md §4–§5).
+/// (`run --testee COMMAND`), with failure list, case selection and reports (README "The conformance runner", Goldens/protocol/README.md).
 enum SuiteCommand {
     static let usage = """
         usage: vulture-conformance [--goldens DIR] [--failure-list FILE] [--test ID]… [--junit FILE] [--report FILE] [--verbose]

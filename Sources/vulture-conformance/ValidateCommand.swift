@@ -4,7 +4,7 @@ import VultureConformance
 import VultureSyncSchema
 
 /// `validate`: checks arbitrary documents against the schema, one line per violation
-/// (`FILE: /json/pointer: RULE-ID: message`) (DESIGN.md §4).
+/// (`FILE: /json/pointer: RULE-ID: message`) (README "The conformance runner").
 enum ValidateCommand {
     static let usage = """
         usage: vulture-conformance validate [--form write|stored] [--format canonical|rest] [--collection NAME]

@@ -4,7 +4,7 @@ import VultureSchemaCore
 
 @testable import VultureSchemaGenerator
 
-/// The regenerate/check loop (DESIGN.md §1): a table edit reaches the code and the page, a broken
+/// The regenerate/check loop (README "Editing the schema"): a table edit reaches the code and the page, a broken
 /// table stops the generator with file:line, and the checked-in files are what the generator makes now.
 @Suite struct GeneratorLoopTests {
     /// The package root (Spec/'s parent).

@@ -15,7 +15,7 @@ func ts(_ seconds: Int64, _ micros: Int32 = 0) -> FirestoreValue {
     .timestamp(try! FirestoreTimestamp(seconds: seconds, microseconds: micros))
 }
 
-/// Round trips canonical ↔ model ↔ REST over the edge values of DESIGN.md §2.
+/// Round trips canonical ↔ model ↔ REST over the edge values of Goldens/FORMAT.md.
 let edgeValues: [EdgeValue] = [
     EdgeValue(label: "int64 min", value: .integer(.min), canonical: "-9223372036854775808"),
     EdgeValue(label: "int64 max", value: .integer(.max), canonical: "9223372036854775807"),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VultureSyncSchema
 
-/// `vulture-conformance id …` (DESIGN §4), run as a process from the build directory; skipped
+/// `vulture-conformance id …` (README "The conformance runner"), run as a process from the build directory; skipped
 /// when the executable has not been built.
 @Suite(
     "vulture-conformance id",

@@ -169,7 +169,7 @@ struct IdsJVMOracleTests {
             java, ["--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", dir.path, "GenerateJvmTextTables"])
         #expect(run.status == 0, "java failed: \(run.stderr)")
         let checkedIn = try Data(
-            contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/JVMTextTables.swift"))
+            contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/Generated/JVMTextTables.swift"))
         #expect(run.stdout == checkedIn, "regenerate with the command in Tools/jvm/GenerateJvmTextTables.java")
     }
 }

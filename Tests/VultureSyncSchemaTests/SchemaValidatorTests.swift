@@ -137,7 +137,7 @@ import Testing
         doc["waterBalast"] = .integer(3)
         #expect(
             violations(doc) == [
-                "/comments: schema.missing-field: FlightDocument.comments (string) is required; a field without a value is written as null (DESIGN.md §3)",
+                "/comments: schema.missing-field: FlightDocument.comments (string) is required; a field without a value is written as null (Goldens/FORMAT.md)",
                 "/waterBalast: schema.unknown-field: warning: the schema has no field \"waterBalast\" here; did you mean waterBallast?",
             ])
         #expect(
@@ -232,7 +232,7 @@ import Testing
         let options = ValidationOptions(form: .write, mergeWrite: true)
         #expect(
             violations(merge, "FlightDocument", options) == [
-                "/comments: schema.sentinel: FlightDocument.comments is required: a merge write clears it with null (DESIGN.md §3), never removes it"
+                "/comments: schema.sentinel: FlightDocument.comments is required: a merge write clears it with null (Goldens/FORMAT.md), never removes it"
             ])
         merge["comments"] = nil
         merge["deleted"] = .boolean(true)

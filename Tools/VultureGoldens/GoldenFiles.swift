@@ -1,3 +1,5 @@
+// VultureGoldens — the case definitions behind Goldens/schema and Goldens/vectors, rendered as
+// canonical bytes by the reference implementation (Goldens/README.md).
 import Foundation
 import VultureConformance
 import VultureSchemaCore

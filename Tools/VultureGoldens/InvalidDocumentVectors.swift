@@ -2,7 +2,7 @@ import Foundation
 import VultureSyncSchema
 
 /// Invalid documents, each breaking one rule; the case names the rule id a validator must report
-/// (schema §2 fields and limits, §5.4 tombstones, DESIGN.md §3 forms).
+/// (schema §2 fields and limits, §5.4 tombstones, Goldens/FORMAT.md forms).
 enum InvalidDocumentVectors {
     static var file: VectorFile {
         let flightStored = DocumentVectors.storedDocument(DocumentGoldens.flight)
@@ -52,7 +52,7 @@ enum InvalidDocumentVectors {
         add(
             "missing-field", "schema §2 flights", collection: "flights", form: .stored, flightStored,
             { $0.removeValue(forKey: "taskId") },
-            "a nullable field without a value is written as null, not left out (DESIGN §3)",
+            "a nullable field without a value is written as null, not left out (Goldens/FORMAT.md)",
             error: "schema.missing-field")
         add(
             "integer-for-double", "schema §2 flights", collection: "flights", form: .stored, flightStored,

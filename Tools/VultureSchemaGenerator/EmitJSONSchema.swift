@@ -4,7 +4,7 @@ import VultureSchemaCore
 /// Emits one JSON Schema (draft 2020-12) per collection and form:
 /// `Goldens/jsonschema/<collection>.<write|stored>.schema.json`.
 ///
-/// Shapes follow the canonical typed JSON (DESIGN.md §2). A double accepts any JSON number: JSON
+/// Shapes follow the canonical typed JSON (Goldens/FORMAT.md). A double accepts any JSON number: JSON
 /// Schema counts `5.0` as an integer, so it cannot keep `5.0` apart from `5`; the canonical JSON
 /// reader does. Unknown fields are allowed (a reader keeps a newer version's fields).
 /// Required keys: in the write form (a full write) every `required` field; in the stored form the

@@ -116,7 +116,7 @@ struct MarkdownEmitter {
             "Field paths: a nested map adds `.`, an array element `[]`, a dictionary entry `.*`. In the write form "
                 + "(a full write) every `required` field is present, `null` when nullable and without a value; "
                 + "`optional` fields may be left out; a reader treats absent and `null` alike and uses the default "
-                + "for an absent non-nullable field (DESIGN.md §3).")
+                + "for an absent non-nullable field (Goldens/FORMAT.md).")
         out.append("")
         for owner in spec.ownerNames where owner != SchemaSpec.commonFieldsOwner {
             out.append("### \(owner)")
@@ -281,7 +281,7 @@ struct MarkdownEmitter {
         [
             "## JSON Schemas", "",
             "`Goldens/jsonschema/<collection>.<write|stored>.schema.json` (draft 2020-12) describe each document in "
-                + "the canonical typed JSON (DESIGN.md §2). Choices made there:",
+                + "the canonical typed JSON (Goldens/FORMAT.md). Choices made there:",
             "",
             "- A double accepts any JSON number: JSON Schema counts `5.0` as an integer, so it cannot keep a double "
                 + "apart from an integer. The canonical reader (`CanonicalJSON`) and the generated Swift decoders do: "

@@ -248,7 +248,7 @@ struct SwiftDocumentsEmitter {
     private func encoder(_ fields: [FieldSpec]) -> [String] {
         var out = [""]
         out += SwiftText.docComment(
-            "The map in the given form (DESIGN.md §3): unknown fields first, unchanged; a nullable field without a "
+            "The map in the given form (Goldens/FORMAT.md): unknown fields first, unchanged; a nullable field without a "
                 + "value as `null` (a full write lists every field); an optional field without a value left out; "
                 + "in the write form a server-timestamp field as the sentinel and an increment field as "
                 + "`$increment`.",

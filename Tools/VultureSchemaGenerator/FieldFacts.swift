@@ -1,7 +1,7 @@
 /// Whether a field's key must be in a full write (`required`) or may be left out (`optional`).
 ///
 /// `required`: in every full write of a live document (`null` when nullable and without a value).
-/// `optional`: a writer may leave the key out; a reader treats absent as `null` (DESIGN.md §3).
+/// `optional`: a writer may leave the key out; a reader treats absent as `null` (Goldens/FORMAT.md).
 public enum FieldPresence: String, Hashable, Sendable, CaseIterable {
     /// In every full write of a live document.
     case required

@@ -133,7 +133,7 @@ struct Samples {
     }
 }
 
-/// The two forms of a document (DESIGN.md §3).
+/// The two forms of a document (Goldens/FORMAT.md).
 enum WriteFormKind: String, CaseIterable {
     case write
     case stored

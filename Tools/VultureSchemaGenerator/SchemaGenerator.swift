@@ -1,3 +1,5 @@
+// VultureSchemaGenerator — reads and checks the Spec/ tables and emits every generated file: Swift
+// codecs and facts, their tests, Goldens/SCHEMA.md and the JSON Schemas (README "Editing the schema").
 import Foundation
 import VultureSchemaCore
 
@@ -16,7 +18,7 @@ public struct GeneratedFile: Hashable, Sendable {
 }
 
 /// Turns the `Spec/` tables into Swift code, tests and docs, and keeps the checked-in copies current
-/// (DESIGN.md §1: one command regenerates, one checks and never writes).
+/// (README "Editing the schema": one command regenerates, one checks and never writes).
 ///
 /// Output is deterministic: no dates, no tool versions, files and their contents in a stable order.
 /// Every file starts with a do-not-edit line naming the tables it comes from.

@@ -1,8 +1,8 @@
-// Generates Sources/VultureSyncSchema/Ids/JVMTextTables.swift from the running JVM's Character
+// Generates Sources/VultureSyncSchema/Ids/Generated/JVMTextTables.swift from the running JVM's Character
 // tables (Java 17 = Unicode 13). Run from the package root:
 //   javac -d /tmp/jvmgen Tools/jvm/GenerateJvmTextTables.java
 //   java --add-opens java.base/java.lang=ALL-UNNAMED -cp /tmp/jvmgen GenerateJvmTextTables \
-//       > Sources/VultureSyncSchema/Ids/JVMTextTables.swift
+//       > Sources/VultureSyncSchema/Ids/Generated/JVMTextTables.swift
 import java.lang.reflect.Method;
 
 public class GenerateJvmTextTables {

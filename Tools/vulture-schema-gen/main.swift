@@ -2,7 +2,7 @@ import Foundation
 import VultureCommandLine
 import VultureSchemaGenerator
 
-// vulture-schema-gen: regenerate or check the files generated from Spec/ (DESIGN.md §1).
+// vulture-schema-gen: regenerate or check the files generated from Spec/ (README "Editing the schema").
 // Exit status: 0 done / current, 1 check found drift (the diff is printed), 2 usage, I/O or Spec/ errors.
 
 let usage = """

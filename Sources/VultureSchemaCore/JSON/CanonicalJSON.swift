@@ -1,6 +1,6 @@
 import Foundation
 
-/// Canonical typed JSON (DESIGN.md §2): the golden format. Reads strictly and writes byte-canonical.
+/// Canonical typed JSON (Goldens/FORMAT.md): the golden format. Reads strictly and writes byte-canonical.
 ///
 /// | Firestore value | canonical JSON |
 /// | --- | --- |

@@ -1,4 +1,4 @@
-/// Writes JSON in the project's canonical bytes (DESIGN.md §2): UTF-8, LF, one trailing newline,
+/// Writes JSON in the project's canonical bytes (Goldens/FORMAT.md): UTF-8, LF, one trailing newline,
 /// two-space indent, `"key": value`, every member and element on its own line, `{}` and `[]` for
 /// empty containers, keys sorted by UTF-16 code units (RFC 8785 §3.2.3) at every level, strings
 /// escaped as RFC 8785 §3.2.2.2, integers in plain decimal, doubles in ECMAScript form with `.0`
@@ -172,7 +172,7 @@ public enum ECMAScriptNumber {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The canonical JSON form of a double (DESIGN.md §2): ECMAScript's string with `.0` appended
+    /// The canonical JSON form of a double (Goldens/FORMAT.md): ECMAScript's string with `.0` appended
     /// when it has neither `.` nor `e` (`5.0`, `1e-7`, `1000000000000000.0`); −0 as `-0.0`.
     /// NaN and ±Infinity have no JSON number form; they give `null` here (callers wrap them first).
     public static func canonicalDouble(_ value: Double) -> String {

@@ -27,7 +27,7 @@ public struct FirestoreRESTDocument: Sendable, Hashable {
     }
 }
 
-/// Firestore REST JSON (DESIGN.md §2, last paragraph): `Document` and `Value` as the REST API and
+/// Firestore REST JSON (Goldens/FORMAT.md, last paragraph): `Document` and `Value` as the REST API and
 /// the emulator write them, read and written both ways to ``FirestoreValue``.
 ///
 /// `integerValue` is a decimal string (a JSON integer is accepted too); `doubleValue` a number or
@@ -58,7 +58,7 @@ public enum FirestoreRESTJSON {
         return try reader.value(node, pointer: "", depth: 1, inArray: false)
     }
 
-    /// The canonical bytes (DESIGN.md §2 layout) of a REST `Document`.
+    /// The canonical bytes (Goldens/FORMAT.md layout) of a REST `Document`.
     /// - Throws: `SchemaInputError` (`value.sentinel-in-stored-form`) when a field holds a sentinel,
     ///   which REST `Value` cannot express.
     public static func encodeDocument(_ document: FirestoreRESTDocument) throws -> [UInt8] {

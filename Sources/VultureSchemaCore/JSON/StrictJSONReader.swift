@@ -4,7 +4,7 @@ import Foundation
 /// surrogates, no unescaped control characters, no trailing garbage, integers kept apart from
 /// doubles, nesting at most 512 deep.
 ///
-/// Source: DESIGN.md §2 ("the reader keeps integer vs double exactly as written, rejects …").
+/// Source: Goldens/FORMAT.md ("the reader keeps integer vs double exactly as written, rejects …").
 public enum StrictJSONReader {
     /// The deepest nesting of arrays and objects the reader follows before `json.too-deep`.
     public static let maximumNesting = 512

@@ -1,6 +1,6 @@
 /// Firestore's structural limits on values, checked wherever a value is built or read.
 ///
-/// Source: Firestore's documented limits (schema §3 names the document-size one); DESIGN.md §2.
+/// Source: Firestore's documented limits (schema §3 names the document-size one); Goldens/FORMAT.md.
 public enum FirestoreLimits {
     /// Maximum depth of maps and arrays: a document's top-level field is at depth 1.
     public static let maximumDepth = 20

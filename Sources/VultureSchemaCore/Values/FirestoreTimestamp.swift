@@ -1,7 +1,7 @@
 /// A Firestore timestamp: whole seconds since 1970-01-01T00:00:00Z plus microseconds, UTC.
 ///
 /// Firestore keeps microsecond precision; the range is 0001-01-01T00:00:00Z …
-/// 9999-12-31T23:59:59.999999Z (DESIGN.md §2). The initialisers reject anything outside with
+/// 9999-12-31T23:59:59.999999Z (Goldens/FORMAT.md). The initialisers reject anything outside with
 /// `InputRule.timestampRange`. Ordered by time.
 public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Seconds since the Unix epoch (may be negative).
@@ -53,7 +53,7 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
     }
 
     /// RFC 3339 in UTC with `Z` and the shortest exact fraction of 0, 3 or 6 digits
-    /// (`2026-10-20T14:03:07Z`, `…07.120Z`, `…07.123456Z`) — the canonical form (DESIGN.md §2).
+    /// (`2026-10-20T14:03:07Z`, `…07.120Z`, `…07.123456Z`) — the canonical form (Goldens/FORMAT.md).
     public var description: String { rfc3339 }
 
     /// See ``description``.

@@ -2,7 +2,7 @@ import Foundation
 
 // Codable for the value types the generated document structs hold, so that a document can be kept
 // with any Swift coder (local caches, tests). This is not the golden format: goldens and fixtures go
-// through `firestoreValue(form:)` and ``CanonicalJSON`` (DESIGN.md §2).
+// through `firestoreValue(form:)` and ``CanonicalJSON`` (Goldens/FORMAT.md).
 
 extension FirestoreTimestamp: Codable {
     /// Reads the RFC 3339 text of canonical JSON (`2026-10-20T14:03:07.123Z`, 0, 3 or 6 fraction digits).
@@ -25,7 +25,7 @@ extension FirestoreTimestamp: Codable {
     }
 }
 
-/// Codable shape of a ``FirestoreValue``: the canonical typed JSON shape (DESIGN.md §2), except that
+/// Codable shape of a ``FirestoreValue``: the canonical typed JSON shape (Goldens/FORMAT.md), except that
 /// every double is written `{"$double": "<canonical text>"}`, so that no coder can turn `5.0` into
 /// the integer `5`.
 extension FirestoreValue: Codable {

@@ -2,11 +2,11 @@ import Foundation
 
 /// A Firestore value, or a write sentinel, as the schema's documents hold them.
 ///
-/// Shapes (DESIGN.md §2): `null`, `boolean`, `integer` (int64), `double` (IEEE 754 binary64, NaN,
+/// Shapes (Goldens/FORMAT.md): `null`, `boolean`, `integer` (int64), `double` (IEEE 754 binary64, NaN,
 /// ±Infinity and −0 included), `string` (valid Unicode), `timestamp` (microseconds, 0001…9999),
 /// `bytes`, `geoPoint` (degrees), `reference` (a full document name), `array`, `map`, and the write
 /// sentinels `serverTimestamp`, `increment` (integer or double operand) and `delete`, which belong to
-/// the write form only (DESIGN.md §3).
+/// the write form only (Goldens/FORMAT.md).
 ///
 /// Equality is by typed value: `integer(1)` ≠ `double(1.0)`, NaN equals NaN, `0.0` ≠ `-0.0`.
 /// Firestore's structural limits are checked by ``validate(form:)`` and by every reader.
@@ -151,7 +151,7 @@ extension FirestoreValue {
         }
     }
 
-    /// True for the write sentinels `serverTimestamp`, `increment` and `delete` (DESIGN.md §3).
+    /// True for the write sentinels `serverTimestamp`, `increment` and `delete` (Goldens/FORMAT.md).
     public var isSentinel: Bool {
         switch self {
         case .serverTimestamp, .increment, .delete: true
@@ -176,7 +176,7 @@ extension FirestoreValue {
     }
 }
 
-/// Which form of a document a value belongs to (DESIGN.md §3).
+/// Which form of a document a value belongs to (Goldens/FORMAT.md).
 public enum DocumentForm: String, Sendable, CaseIterable, Codable {
     /// What an encoder sends: sentinels allowed (outside arrays).
     case write

@@ -1,8 +1,8 @@
 /// The rule a piece of input broke, as a stable id (`json.duplicate-key`, `value.array-in-array`, …).
 ///
 /// The ids are part of the suite's contract: the runner prints them, invalid-document goldens name
-/// them, and failure reports quote them. Sources: DESIGN.md §2 (canonical JSON), Firestore's data
-/// model limits (schema §3), Firestore REST `Value` (DESIGN.md §2, last paragraph).
+/// them, and failure reports quote them. Sources: Goldens/FORMAT.md (canonical JSON), Firestore's data
+/// model limits (schema §3), Firestore REST `Value` (Goldens/FORMAT.md, last paragraph).
 public enum InputRule: String, Sendable, CaseIterable, Codable {
     // JSON text (RFC 8259, strict).
     /// Not JSON: an unexpected character, a missing comma or colon, an unterminated literal.
@@ -24,7 +24,7 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// Arrays and objects nested deeper than the reader follows (512).
     case jsonTooDeep = "json.too-deep"
 
-    // Canonical typed JSON (DESIGN.md §2).
+    // Canonical typed JSON (Goldens/FORMAT.md).
     /// A `$` wrapper with more than its one key, a wrong payload, or a map with a `$` key not written as `$map`.
     case canonicalWrapper = "canonical.wrapper"
     /// An object whose single key starts with `$` but is no known wrapper.

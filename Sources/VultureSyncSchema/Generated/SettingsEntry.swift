@@ -69,9 +69,9 @@ public struct SettingsEntry: SchemaMapCodable, Codable {
         unknownFields = reader.unknownFields
     }
 
-    /// The map in the given form (DESIGN.md §3): unknown fields first, unchanged; a nullable field without a value as
-    /// `null` (a full write lists every field); an optional field without a value left out; in the write form a
-    /// server-timestamp field as the sentinel and an increment field as `$increment`.
+    /// The map in the given form (Goldens/FORMAT.md): unknown fields first, unchanged; a nullable field without a
+    /// value as `null` (a full write lists every field); an optional field without a value left out; in the write
+    /// form a server-timestamp field as the sentinel and an increment field as `$increment`.
     public func firestoreValue(form: DocumentForm) -> FirestoreValue {
         var writer = SchemaMapWriter(unknownFields: unknownFields, form: form)
         writer.nullable("v", v)

@@ -1,8 +1,8 @@
 import Foundation
 
-// The hand-written half of the generated document codecs (`Generated/Documents/*.swift`): how one
+// The hand-written half of the generated document codecs (`Generated/*.swift`): how one
 // field value is read from and written to the value model, and how a map's fields are read one by
-// one with the table's presence, nullability, default and limits (Spec/fields.tsv, DESIGN.md §3).
+// one with the table's presence, nullability, default and limits (Spec/fields.tsv, Goldens/FORMAT.md).
 
 /// A Swift type that stands for one Firestore field value of the schema: `String`, `Bool`, `Int64`,
 /// `Double`, ``FirestoreTimestamp``, `Data`, ``FirestoreValue`` (a settings entry's `v`), arrays and
@@ -29,7 +29,7 @@ public protocol SchemaMapCodable: FirestoreFieldCodable, Sendable, Hashable {
     /// Reads a map. See the generated types for the rules.
     /// - Throws: ``SchemaInputError`` naming the field's JSON pointer.
     init(firestoreValue: FirestoreValue, pointer: String, form: DocumentForm?) throws
-    /// The map in the given form (DESIGN.md §3).
+    /// The map in the given form (Goldens/FORMAT.md).
     func firestoreValue(form: DocumentForm) -> FirestoreValue
 }
 
@@ -218,7 +218,7 @@ extension SchemaIntegerEnum {
 
 /// Reads the fields of one map in table order, then hands back the fields it was not asked for.
 ///
-/// Absent and `null` are alike for a nullable or optional field (DESIGN.md §3); an absent
+/// Absent and `null` are alike for a nullable or optional field (Goldens/FORMAT.md); an absent
 /// non-nullable field takes the table default, or is `schema.missing-field` when it has none. In
 /// the write form (`form == .write`) every required field must be present (a full write).
 public struct SchemaMapReader {
@@ -347,7 +347,7 @@ public struct SchemaMapWriter {
         fields[name] = value.encodeField(form: form)
     }
 
-    /// A nullable required field: nil is written as `null` (a full write lists every field, DESIGN.md §3).
+    /// A nullable required field: nil is written as `null` (a full write lists every field, Goldens/FORMAT.md).
     public mutating func nullable<T: FirestoreFieldCodable>(_ name: String, _ value: T?) {
         fields[name] = value?.encodeField(form: form) ?? .null
     }

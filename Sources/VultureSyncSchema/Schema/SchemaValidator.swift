@@ -3,7 +3,7 @@ import Foundation
 /// A rule of the schema a document breaks, as a stable id (`schema.type`, `schema.enum`, …).
 ///
 /// Printed by `vulture-conformance validate`, named by invalid-document goldens. Sources: the
-/// field tables (schema §2), the write and stored forms (DESIGN.md §3), tombstones (schema §5.4).
+/// field tables (schema §2), the write and stored forms (Goldens/FORMAT.md), tombstones (schema §5.4).
 public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// A field the schema does not know (a warning unless strict: readers accept newer fields).
     case unknownField = "schema.unknown-field"
@@ -92,7 +92,7 @@ public struct ValidationOptions: Sendable, Hashable {
 
 /// Checks documents against the schema tables (``SyncSchema``), field by field.
 ///
-/// Source: schema §2 (fields, types, limits), §5.4 (tombstones), DESIGN.md §3 (forms, nulls).
+/// Source: schema §2 (fields, types, limits), §5.4 (tombstones), Goldens/FORMAT.md (forms, nulls).
 public struct SchemaValidator: Sendable {
     /// The tables documents are checked against.
     public let schema: SyncSchema
@@ -253,7 +253,7 @@ public struct SchemaValidator: Sendable {
         for f in declared {
             guard let v = map[f.name] else {
                 if f.isRequired && !options.mergeWrite {
-                    let how = f.isNullable ? "; a field without a value is written as null (DESIGN.md §3)" : ""
+                    let how = f.isNullable ? "; a field without a value is written as null (Goldens/FORMAT.md)" : ""
                     out.append(
                         SchemaViolation(
                             pointer: JSONPointer.appending(pointer(), f.name), rule: SchemaRule.missingField.rawValue,
@@ -300,7 +300,7 @@ public struct SchemaValidator: Sendable {
             case (.delete, _) where options.mergeWrite:
                 fail(
                     .sentinel,
-                    "\(f.owner).\(f.name) is required: a merge write clears it with null (DESIGN.md §3), never removes it"
+                    "\(f.owner).\(f.name) is required: a merge write clears it with null (Goldens/FORMAT.md), never removes it"
                 )
                 return
             default:

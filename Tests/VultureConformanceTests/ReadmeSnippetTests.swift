@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import VultureConformance
+import VultureSyncSchema
+
+/// The README's Swift snippets, compiled and run: each block of README.md appears below line for
+/// line (imports aside), and `readmeSnippetsAreTheseTests` fails when the two drift apart.
+
+/// The README's `MyEncoderImplementation`: here the reference implementation under another name.
+struct MyEncoderImplementation: ConformanceImplementation {
+    var reference = ReferenceImplementation(schema: .vulture)
+    mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer { reference.answer(testCase) }
+}
+
+// README snippet 1: the suite in your own tests.
+@Test func conformsToTheVultureSyncSchema() throws {
+    let suite = try GoldenSuite.load()  // this package's Goldens/
+    var mine = MyEncoderImplementation()  // conforms to ConformanceImplementation
+    let run = ConformanceRunner.run(suite.cases, on: &mine, failureList: FailureList(entries: [:]))
+    #expect(run.exitStatus == 0, "\(ConformanceRunner.report(run, failureList: nil).joined(separator: "\n"))")
+}
+
+@Suite struct ReadmeSnippetTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    // README snippet 2: typed documents and ids.
+    @Test func typedDocumentsAndIds() throws {
+        let value = try #require(
+            try CanonicalJSON.decode(Data(contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.json")))[
+                fieldPath: "stored"])
+        let flight = try FlightDocument(firestoreValue: value, form: .stored)  // typed errors: schema.type, …
+        let write = flight.firestoreValue(form: .write)  // updatedAt → $serverTimestamp
+        let id = DocumentIds.homebaseId(name: "  Aachen Merzbrück ")  // Kotlin trim() + lowercase(Locale.ROOT)
+        #expect(write[fieldPath: "updatedAt"] == .serverTimestamp)
+        #expect(id == DocumentIds.homebaseId(name: "aachen merzbrück"))
+    }
+
+    // README snippet 3: canonical typed JSON.
+    @Test func canonicalTypedJSON() throws {
+        let text = try String(
+            contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.json"), encoding: .utf8)
+        let golden = try CanonicalJSON.decode(Array(text.utf8), file: "Goldens/schema/flight.json")  // both forms
+        let stored = golden[fieldPath: "stored"]!
+        try stored.validate(form: .stored)  // Firestore's limits; no sentinels in the stored form
+        let bytes = CanonicalJSON.encode(stored)  // byte-canonical
+        let rest = try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(fields: stored.mapValue ?? [:]))
+        #expect(try CanonicalJSON.decode(bytes) == stored)
+        #expect(try FirestoreRESTJSON.decodeDocument(rest).fields == stored.mapValue)
+    }
+
+    /// The ```swift blocks of README.md, without their `import` lines, trimmed.
+    static func readmeBlocks() throws -> [[String]] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.components(separatedBy: "\n") {
+            if line == "```swift" {
+                current = []
+            } else if line == "```", let block = current {
+                blocks.append(block)
+                current = nil
+            } else if current != nil {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty && !trimmed.hasPrefix("import ") { current?.append(trimmed) }
+            }
+        }
+        return blocks
+    }
+
+    /// The text without any white space, so `swift format`'s line breaks and spacing do not matter.
+    static func squeezed(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
+    }
+
+    @Test func readmeSnippetsAreTheseTests() throws {
+        let blocks = try Self.readmeBlocks()
+        #expect(blocks.count == 3)
+        let source = Self.squeezed(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
+        for (index, block) in blocks.enumerated() {
+            #expect(
+                source.contains(Self.squeezed(block.joined())),
+                "README snippet \(index + 1) is not in ReadmeSnippetTests.swift:\n\(block.joined(separator: "\n"))")
+        }
+        // A README line that changed (here: one more argument) is no longer found.
+        let changed = blocks[0].map {
+            $0.replacingOccurrences(of: "FailureList(entries: [:])", with: "FailureList(entries: [:]), only: []")
+        }
+        #expect(changed != blocks[0])
+        #expect(!source.contains(Self.squeezed(changed.joined())))
+    }
+}
