@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
+        .library(name: "VultureFirestore", targets: ["VultureFirestore"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
@@ -35,6 +36,16 @@ let package = Package(
         ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
+        // Firestore as the engine sees it: writes applied exactly, an in-memory database, the REST client, queries.
+        .target(
+            name: "VultureFirestore",
+            dependencies: ["VultureSyncSchema"]
+        ),
+        // Test support that starts local servers (the Firestore emulator); kept out of the libraries an app imports.
+        .target(
+            name: "VultureEmulators",
+            dependencies: ["VultureFirestore"]
+        ),
         // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
         .target(
             name: "VultureConformance",
@@ -65,7 +76,7 @@ let package = Package(
         // Throughput against reference tools measured in the same run.
         .executableTarget(
             name: "vulture-benchmark",
-            dependencies: ["VultureCommandLine", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators"]
         ),
         .testTarget(
             name: "VultureCommandLineTests",
@@ -74,6 +85,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncSchemaTests",
             dependencies: ["VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureFirestoreTests",
+            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
         ),
         .testTarget(
             name: "VultureConformanceTests",

@@ -64,6 +64,21 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// A `timestampValue` that is not RFC 3339 with at most 9 fraction digits.
     case restTimestamp = "rest.timestamp"
 
+    // Writes: Firestore's `Write` in canonical typed JSON and REST JSON (README, "Writes").
+    /// A field path that is empty, has an empty segment, an unclosed or stray backtick, or an
+    /// unquoted segment that is not `[A-Za-z_][A-Za-z_0-9]*`.
+    case fieldPath = "write.field-path"
+    /// A write or request of the wrong shape: an unknown or missing member, `delete` beside `fields`,
+    /// a precondition with both `exists` and `updateTime`, names from two databases in one request.
+    case writeShape = "write.shape"
+    /// A value the mask does not cover, a `$delete` that is not itself a mask path or sits in a write
+    /// without a mask, or a mask path beneath a transform.
+    case writeMask = "write.mask"
+    /// A transform this model does not hold (`maximum`, `minimum`, array union or removal), an
+    /// unknown server value, an increment operand that is not a finite integer or double, or two
+    /// transforms, or a transform and a value, on one field path.
+    case writeTransform = "write.transform"
+
     // The sync schema's documents (Spec/fields.tsv, through the generated document types).
     /// A field holds a value of the wrong Firestore type, `null` where the field is not nullable, or a
     /// write sentinel where the form or the field does not allow one.
