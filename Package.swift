@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .library(name: "VultureFirestore", targets: ["VultureFirestore"]),
+        .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
@@ -40,6 +41,11 @@ let package = Package(
         .target(
             name: "VultureFirestore",
             dependencies: ["VultureSyncSchema"]
+        ),
+        // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
+        .target(
+            name: "VultureSyncEngine",
+            dependencies: ["VultureSyncSchema", "VultureFirestore"]
         ),
         // Test support that starts local servers (the Firestore emulator); kept out of the libraries an app imports.
         .target(
@@ -85,6 +91,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncSchemaTests",
             dependencies: ["VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureSyncEngineTests",
+            dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
         ),
         .testTarget(
             name: "VultureFirestoreTests",

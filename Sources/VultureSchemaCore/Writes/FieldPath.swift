@@ -12,7 +12,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The field names, top level first; never empty, no segment empty.
     public let segments: [String]
 
-    init(unchecked segments: [String]) {
+    package init(unchecked segments: [String]) {
         self.segments = segments
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import VultureFirestore
+import VultureSyncSchema
+
+/// Why a local change was refused.
+public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No live row with this id.
+    case noSuchRecord(SyncCollection, id: String)
+    /// The record's id rule refused its inputs.
+    case id(DocumentIdError)
+    /// The file could not be gzipped or its path built.
+    case blob(BlobError)
+    /// A downloaded object failed its check (schema §2: discarded).
+    case download(String)
+
+    /// One line for a person.
+    public var description: String {
+        switch self {
+        case .noSuchRecord(let c, let id): "no \(c.rawValue) record \(id)"
+        case .id(let e): "id: \(e)"
+        case .blob(let e): "blob: \(e)"
+        case .download(let e): "download: \(e)"
+        }
+    }
+}
+
+extension SyncEngine {
+    // MARK: - What an app does
+
+    /// The common fields of a change made now on this device (schema §2): the device clock, id and
+    /// platform; `updatedAt` is left to the server.
+    func stamp(_ fields: inout [String: FirestoreValue], deleted: Bool = false) {
+        let now = clock()
+        fields["schema"] = .integer(SchemaConstants.schemaVersion)
+        fields["clientUpdatedAt"] = .timestamp(now)
+        fields["updatedBy"] = .string(configuration.deviceId)
+        fields["platform"] = .string(configuration.platform.rawValue)
+        fields["deleted"] = .boolean(deleted)
+        fields["deletedAt"] = deleted ? .timestamp(now) : .null
+    }
+
+    /// A full document of `collection` from cloud-form `fields`: every field the schema lists, a
+    /// missing one as null (nullable) or its default (schema §2; a full write lists every field).
+    static func fullDocument(_ collection: SyncCollection, _ fields: [String: FirestoreValue]) -> [String:
+        FirestoreValue]
+    {
+        var out = fields
+        for f in SyncSchema.vulture.fields(of: collection.documentType) where out[f.name] == nil && f.isRequired {
+            if f.isNullable {
+                out[f.name] = .null
+            } else if let d = f.defaultValue {
+                out[f.name] = d
+            }
+        }
+        return out
+    }
+
+    /// Saves a new or changed record of `collection` (cloud-form values: enums as cloud values); a
+    /// `.null` clears a field. A new record's id comes from its id rule; `id` names an existing row
+    /// or a task's random id.
+    /// - Returns: the document id.
+    /// - Throws: ``LocalChangeError``.
+    @discardableResult
+    public func save(_ collection: SyncCollection, id: String? = nil, changes: [String: FirestoreValue])
+        throws(LocalChangeError) -> String
+    {
+        let existing = id.flatMap { store.row(collection, id: $0) }
+        if var row = existing, !row.isTombstone {
+            for (k, v) in changes { row.fields[k] = v }
+            stamp(&row.fields)
+            store.put(row)
+            return row.id
+        }
+        var fields = Self.fullDocument(collection, changes)
+        let newId: String
+        if let id {
+            newId = id
+        } else {
+            do throws(DocumentIdError) {
+                newId = try DocumentIds.documentId(
+                    collection: collection, fields: fields, inputs: DocumentIdInputs(uid: uid)
+                ).id
+            } catch {
+                throw .id(error)
+            }
+        }
+        stamp(&fields)
+        let previous = store.row(collection, id: newId)
+        store.put(
+            LocalRow(
+                collection: collection, id: newId, fields: fields, base: previous?.base,
+                baseUpdateTime: previous?.baseUpdateTime, origin: .local, createdAt: clock()))
+        return newId
+    }
+
+    /// Imports an IGC file (schema §2 flights, §4): the flight id is the SHA-256 of the bytes as
+    /// imported; the gzipped object is kept on the device and reserved, uploaded and marked by the
+    /// next push. Importing a flight that is already here changes nothing; importing one whose row is
+    /// a tombstone brings it back (a re-import after the delete, schema §5.4).
+    /// - Returns: the flight id.
+    /// - Throws: ``LocalChangeError``.
+    @discardableResult
+    public func importFlight(igc: Data, fields: [String: FirestoreValue] = [:]) throws(LocalChangeError) -> String {
+        let built: (map: IGCBlob, gzipped: Data)
+        do { built = try IGCBlob.build(uid: uid, igcBytes: igc) } catch { throw .blob(error) }
+        let id = built.map.sha256
+        if let row = store.row(.flights, id: id), !row.isTombstone { return id }
+        var record = fields
+        record["igc"] = .null
+        if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
+        if record["createdAt"] == nil { record["createdAt"] = .timestamp(clock()) }
+        _ = try save(.flights, id: id, changes: record)
+        guard var row = store.row(.flights, id: id) else { return id }
+        row.pendingBlobMap = built.map.firestoreValue(form: .stored)
+        store.put(row)
+        store.setBlob(built.gzipped, at: built.map.path)
+        return id
+    }
+
+    /// Imports a map file's content (schema §2 mapFiles): the content hash and the gzipped object;
+    /// `fields` give type, source, filename and the rest in cloud form.
+    /// - Returns: the document id.
+    /// - Throws: ``LocalChangeError``.
+    @discardableResult
+    public func importMapFile(content: Data, fields: [String: FirestoreValue]) throws(LocalChangeError) -> String {
+        let built: (map: ContentBlob, contentHash: String, gzipped: Data)
+        do { built = try ContentBlob.build(uid: uid, contentBytes: content) } catch { throw .blob(error) }
+        var record = fields
+        record["contentHash"] = .string(built.contentHash)
+        record["content"] = .null
+        if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
+        let id = try save(.mapFiles, changes: record)
+        guard var row = store.row(.mapFiles, id: id) else { return id }
+        row.pendingBlobMap = built.map.firestoreValue(form: .stored)
+        store.put(row)
+        store.setBlob(built.gzipped, at: built.map.path)
+        return id
+    }
+
+    /// Deletes a record: its row becomes a tombstone (the common fields, `deleted: true` and
+    /// `deletedAt` now, schema §5.4), pushed by the next sync.
+    /// - Throws: ``LocalChangeError/noSuchRecord(_:id:)``.
+    public func delete(_ collection: SyncCollection, id: String) throws(LocalChangeError) {
+        guard var row = store.row(collection, id: id), !row.isTombstone else {
+            throw .noSuchRecord(collection, id: id)
+        }
+        var fields: [String: FirestoreValue] = [:]
+        stamp(&fields, deleted: true)
+        row.fields = fields
+        row.pendingBlobMap = nil
+        store.put(row)
+    }
+
+    /// Opens a flight: `lastOpenedAt` now (schema §5.3 recents), and its IGC file, downloaded when
+    /// not on the device and only when the record says `uploaded` (its SHA-256 checked, gunzip
+    /// bounded by the import cap).
+    /// - Returns: the IGC bytes, or nil when the file is neither here nor uploaded.
+    /// - Throws: ``LocalChangeError``; a Cloud Storage failure as ``SyncError`` inside `.download`.
+    @discardableResult
+    public func openFlight(_ id: String) throws(LocalChangeError) -> Data? {
+        guard let row = store.row(.flights, id: id), !row.isTombstone else { throw .noSuchRecord(.flights, id: id) }
+        try save(.flights, id: id, changes: ["lastOpenedAt": .timestamp(clock())])
+        guard let path = blobPath(row) else { return nil }
+        if let gz = store.blob(path) {
+            do { return try IGCDownload.verify(gzipped: gz, flightId: id) } catch { throw .blob(error) }
+        }
+        guard case .map(let igc)? = row.fields["igc"], igc["uploaded"] == .boolean(true) else { return nil }
+        let object: StorageObject?
+        do { object = try storage.download(path) } catch { throw .download("\(error)") }
+        guard let object else { return nil }
+        let raw: Data
+        do { raw = try IGCDownload.verify(gzipped: object.bytes, flightId: id) } catch { throw .blob(error) }
+        store.setBlob(object.bytes, at: path)
+        return raw
+    }
+}

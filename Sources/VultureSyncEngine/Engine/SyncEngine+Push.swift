@@ -1,0 +1,336 @@
+import Foundation
+import VultureFirestore
+import VultureSyncSchema
+
+extension SyncEngine {
+    /// Pushes every dirty row (schema §5.1), collection by collection in push order: per collection
+    /// the blob reservations (one blob change per batch), tombstones that lower `storageBytes` (each
+    /// in its own batch), the other changes in batches of at most 400 writes and 4 MB estimated,
+    /// then the uploads of reserved objects and the writes that mark them uploaded.
+    /// - Throws: ``SyncError``; every batch committed before the error stays committed.
+    public func push() throws(SyncError) {
+        try checkPause()
+        try ensureProfile()
+        for collection in SyncCollection.pushOrder {
+            try pushReservations(collection)
+            try pushCountedTombstones(collection)
+            try pushChanges(collection)
+            try uploadReserved(collection)
+            try pushChanges(collection)
+        }
+    }
+
+    // MARK: - Writes
+
+    static let commonFieldNames: [String] = SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).map(\.name)
+
+    /// The write of a row (schema §5.1): a tombstone replaces the document; a record the server never
+    /// had sends every field; otherwise the fields that differ from the base, plus the common fields,
+    /// as a merge with a mask (a changed nested map is replaced whole). `updatedAt` is the server
+    /// timestamp.
+    func write(for row: LocalRow, precondition: FirestorePrecondition? = nil) -> FirestoreWrite {
+        var fields = row.fields
+        if row.collection.hasCommonFields { fields["updatedAt"] = .serverTimestamp }
+        let path = row.path(uid: uid)
+        if row.isTombstone {
+            return (try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: precondition))
+                ?? .delete(path: path)
+        }
+        var names: [String]
+        if let base = row.base, base["deleted"] != .boolean(true) {
+            names = LocalRow.changedFields(from: base, to: row.fields)
+            if row.collection.hasCommonFields { names += Self.commonFieldNames }
+        } else {
+            names = Array(fields.keys)
+        }
+        var masked: [String: FirestoreValue] = [:]
+        for name in Set(names) { masked[name] = fields[name] ?? .delete }
+        let mask = Set(names).sorted().compactMap { try? FieldPath([$0]) }
+        return (try? FirestoreWrite(path: path, fields: masked, mask: mask, precondition: precondition))
+            ?? .delete(path: path)
+    }
+
+    /// Commits `writes` as one batch; on success every row gets its new base.
+    func commitBatch(_ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite]) throws(SyncError)
+        -> FirestoreCommitResult
+    {
+        let bytes = writes.reduce(0) { $0 + Self.estimatedBytes($1) }
+        let result = try firestore("commit \(collection.rawValue)") { () throws(FirestoreError) in
+            try database.commit(writes)
+        }
+        events.append(.committed(collection, writes: writes.count, estimatedBytes: bytes))
+        for (index, var row) in rows.enumerated() {
+            var agreed = row.fields
+            if let time = result.commitTime, row.collection.hasCommonFields { agreed["updatedAt"] = .timestamp(time) }
+            row.fields = agreed
+            row.base = agreed
+            row.baseUpdateTime =
+                result.writeResults.indices.contains(index) ? result.writeResults[index].updateTime : nil
+            store.put(row)
+        }
+        try commitStore()
+        return result
+    }
+
+    /// The storage-size estimate of a write: its document name and fields (Firestore's formula).
+    static func estimatedBytes(_ write: FirestoreWrite) -> Int {
+        StorageSize.document(path: write.path ?? "", fields: write.fields ?? [:])
+    }
+
+    /// The ordinary changes of a collection, batched: ≤ 400 writes and ≤ 4 MB estimated per batch.
+    func pushChanges(_ collection: SyncCollection) throws(SyncError) {
+        var rows: [LocalRow] = []
+        var writes: [FirestoreWrite] = []
+        var bytes = 0
+        for row in store.rows(collection)
+        where row.isDirty && !(needsReservation(row) && !reservationBlocked(row)) && !isCountedTombstone(row) {
+            let w = write(for: row)
+            let size = Self.estimatedBytes(w)
+            if !writes.isEmpty
+                && (writes.count >= Int(SchemaLimits.engineBatchMaxWrites)
+                    || bytes + size > Int(SchemaLimits.engineBatchMaxPayloadBytes))
+            {
+                _ = try commitBatch(collection, rows: rows, writes: writes)
+                rows = []
+                writes = []
+                bytes = 0
+            }
+            rows.append(row)
+            writes.append(w)
+            bytes += size
+        }
+        if !writes.isEmpty { _ = try commitBatch(collection, rows: rows, writes: writes) }
+    }
+
+    // MARK: - Blobs
+
+    /// The Storage object kind whose blob map a document of `collection` holds, if any.
+    static func blobKind(_ collection: SyncCollection) -> StorageObjectKind? {
+        StorageObjectKind.allCases.first { $0.recordType == collection.documentType }
+    }
+
+    /// The object path of a row's blob: the flight id, or the map file's content hash.
+    func blobPath(_ row: LocalRow) -> String? {
+        guard let kind = Self.blobKind(row.collection) else { return nil }
+        let hash: String
+        switch kind {
+        case .igc: hash = row.id
+        case .mapFileContent:
+            guard case .string(let h)? = row.fields["contentHash"] else { return nil }
+            hash = h
+        }
+        return try? BlobPaths.objectPath(kind, uid: uid, hash: hash)
+    }
+
+    /// A live row whose file is on the device but whose blob map is not written yet.
+    func needsReservation(_ row: LocalRow) -> Bool {
+        guard !row.isTombstone, let kind = Self.blobKind(row.collection), row.pendingBlobMap != nil,
+            let path = blobPath(row), store.blob(path) != nil
+        else { return false }
+        switch row.fields[kind.mapField] {
+        case nil, .null?: return true
+        default: return false
+        }
+    }
+
+    /// A tombstone whose server base still counts a blob in `storageBytes`.
+    func isCountedTombstone(_ row: LocalRow) -> Bool {
+        guard row.isTombstone, let kind = Self.blobKind(row.collection), let base = row.base,
+            base["deleted"] != .boolean(true), case .map? = base[kind.mapField]
+        else { return false }
+        return true
+    }
+
+    /// Whether the cap refuses the row's reservation: not Pro and `storageBytes` + the blob's
+    /// `gzBytes` over the cap (schema §6).
+    func reservationBlocked(_ row: LocalRow) -> Bool {
+        guard !configuration.isPro, case .map(let map)? = row.pendingBlobMap, case .integer(let gz)? = map["gzBytes"]
+        else { return false }
+        return storageBytes + gz > SchemaLimits.storageCapBytes
+    }
+
+    /// `storageBytes` as last read.
+    var storageBytes: Int64 {
+        if case .integer(let n)? = store.state.profile?["storageBytes"] { return n }
+        return 0
+    }
+
+    /// The profile write that moves `storageBytes` by `delta`, naming the record (schema §5.1).
+    func profileWrite(delta: Int64, collection: SyncCollection, id: String) -> FirestoreWrite? {
+        try? FirestoreWrite(
+            path: "users/\(uid)",
+            fields: [
+                "storageBytes": .increment(.integer(delta)),
+                "storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)]),
+            ],
+            mask: [FieldPath(["storageBytes"]), FieldPath(["storageRef"])])
+    }
+
+    /// Reserve: one batch per blob holds the record with its blob map (`uploaded: false`) and the
+    /// profile's `storageBytes` increment (schema §5.1). The record's precondition (absent, or its
+    /// base's update time) makes a retried reservation fail instead of counting twice; the engine
+    /// then reads the record again and keeps what the server has. Over the cap without Pro the
+    /// reservation is not made: the file stays local and the metadata syncs (schema §6).
+    func pushReservations(_ collection: SyncCollection) throws(SyncError) {
+        guard let kind = Self.blobKind(collection) else { return }
+        for var row in store.rows(collection) where needsReservation(row) {
+            guard case .map(let map)? = row.pendingBlobMap, case .integer(let gz)? = map["gzBytes"] else { continue }
+            if reservationBlocked(row) {
+                events.append(.capReached(collection, id: row.id))
+                continue
+            }
+            var reserved = map
+            reserved["uploaded"] = .boolean(false)
+            row.fields[kind.mapField] = .map(reserved)
+            let precondition: FirestorePrecondition =
+                row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false)
+            guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
+            do {
+                _ = try commitBatch(
+                    collection, rows: [row], writes: [write(for: row, precondition: precondition), profile])
+                store.state.profile?["storageBytes"] = .integer(storageBytes + gz)
+                events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
+                try commitStore()
+            } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) {
+                try reconcile(collection, id: row.id)
+            }
+        }
+    }
+
+    /// The statuses of a precondition that did not hold.
+    static let preconditionFailures: Set<FirestoreStatus> = [.failedPrecondition, .alreadyExists, .notFound]
+
+    /// Reads a record again after a precondition failed and merges it: the server's version is the
+    /// new base (a reservation that did land is kept, not made twice).
+    func reconcile(_ collection: SyncCollection, id: String) throws(SyncError) {
+        let path = "users/\(uid)/\(collection.rawValue)/\(id)"
+        let document = try firestore("get \(path)") { () throws(FirestoreError) in try database.get(path) }
+        if let document { apply(document, collection: collection) }
+        try pullProfile()
+        events.append(.reconciled(collection, id: id))
+        try commitStore()
+    }
+
+    /// Tombstones that lower `storageBytes`: each in its own batch with the decrement, under the
+    /// record's precondition; then the object is deleted (a map file's content only when no live
+    /// mapFiles document shares its hash).
+    func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
+        guard let kind = Self.blobKind(collection) else { return }
+        for row in store.rows(collection) where isCountedTombstone(row) {
+            guard let base = row.base, case .map(let map)? = base[kind.mapField],
+                case .integer(let gz)? = map["gzBytes"],
+                let time = row.baseUpdateTime,
+                let profile = profileWrite(delta: -gz, collection: collection, id: row.id)
+            else { continue }
+            let path: String? =
+                if case .string(let p)? = map["path"] { p } else { nil }
+            do {
+                _ = try commitBatch(
+                    collection, rows: [row], writes: [write(for: row, precondition: .updateTime(time)), profile])
+                store.state.profile?["storageBytes"] = .integer(storageBytes - gz)
+                try commitStore()
+            } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) {
+                try reconcile(collection, id: row.id)
+                continue
+            }
+            if let path { try deleteObjectIfUnshared(path, kind: kind, base: base) }
+        }
+    }
+
+    /// Deletes a blob's object after its record's tombstone: an IGC object always, a content object
+    /// only when no live mapFiles document shares its hash (a query on `contentHash`).
+    func deleteObjectIfUnshared(_ path: String, kind: StorageObjectKind, base: [String: FirestoreValue])
+        throws(SyncError)
+    {
+        if kind == .mapFileContent, let hash = base["contentHash"] {
+            let query = FirestoreQuery(
+                parent: "users/\(uid)", collectionId: SyncCollection.mapFiles.rawValue,
+                filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["contentHash"]), .equal, hash)])
+            let sharing = try firestore("query contentHash") { () throws(FirestoreError) in try database.runQuery(query)
+            }
+            if sharing.contains(where: { $0.fields["deleted"] != .boolean(true) }) { return }
+        }
+        do { try storage.delete(path) } catch { throw .storage(error) }
+        store.setBlob(nil, at: path)
+        try commitStore()
+    }
+
+    /// Uploads every reserved object this device has (idempotent: `ifGenerationMatch=0`, an object
+    /// already there counts as uploaded), then marks the record `uploaded: true` for the next batch.
+    func uploadReserved(_ collection: SyncCollection) throws(SyncError) {
+        guard let kind = Self.blobKind(collection) else { return }
+        for var row in store.rows(collection) where !row.isTombstone {
+            guard case .map(var map)? = row.fields[kind.mapField], map["uploaded"] == .boolean(false),
+                let path = blobPath(row), let gz = store.blob(path)
+            else { continue }
+            let metadata: StorageObjectMetadata
+            if kind == .mapFileContent {
+                guard let m = try? StorageObjectMetadata.mapFileContent(recordId: row.id) else { continue }
+                metadata = m
+            } else {
+                metadata = .igc
+            }
+            let object = StorageObject(
+                path: path, bytes: gz, contentType: metadata.contentType, contentEncoding: metadata.contentEncoding,
+                customMetadata: metadata.customMetadata)
+            do {
+                try storage.upload(object, onlyIfAbsent: true)
+            } catch  where error.kind == .preconditionFailed {
+                // Content-addressed: the same bytes are there already.
+            } catch {
+                throw .storage(error)
+            }
+            events.append(.uploaded(path: path))
+            map["uploaded"] = .boolean(true)
+            row.fields[kind.mapField] = .map(map)
+            store.put(row)
+        }
+        try commitStore()
+    }
+
+    // MARK: - The profile
+
+    /// Makes sure `users/{uid}` exists (created on the first sync) and names this platform; its
+    /// `lastSeenAt` moves at most once a day (schema §2 profile).
+    func ensureProfile() throws(SyncError) {
+        let path = "users/\(uid)"
+        if store.state.profile == nil { try pullProfile() }
+        let now = clock()
+        let platform = FirestoreValue.string(configuration.platform.rawValue)
+        guard var profile = store.state.profile else {
+            let fields: [String: FirestoreValue] = [
+                "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(now),
+                "lastSeenAt": .timestamp(now), "platforms": .array([platform]), "storageBytes": .integer(0),
+                "storageRef": .null,
+            ]
+            guard let create = try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: .exists(false))
+            else { return }
+            do {
+                _ = try firestore("create profile") { () throws(FirestoreError) in try database.commit([create]) }
+            } catch .firestore(let e) where e.status == .alreadyExists {
+                // Another device created it first.
+            }
+            try pullProfile()
+            return
+        }
+        var mask: [String] = []
+        if case .array(let platforms)? = profile["platforms"], !platforms.contains(platform) {
+            profile["platforms"] = .array(platforms + [platform])
+            mask.append("platforms")
+        }
+        let day: Int64 = 86_400
+        if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day {
+        } else {
+            profile["lastSeenAt"] = .timestamp(now)
+            mask.append("lastSeenAt")
+        }
+        guard !mask.isEmpty,
+            let update = try? FirestoreWrite(
+                path: path, fields: profile.filter { mask.contains($0.key) },
+                mask: mask.compactMap { try? FieldPath([$0]) })
+        else { return }
+        _ = try firestore("update profile") { () throws(FirestoreError) in try database.commit([update]) }
+        store.state.profile = profile
+        try commitStore()
+    }
+}

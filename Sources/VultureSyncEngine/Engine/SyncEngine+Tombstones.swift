@@ -1,0 +1,40 @@
+import VultureFirestore
+import VultureSyncSchema
+
+extension SyncEngine {
+    /// The 90-day purge (schema §5.4): tombstones whose `deletedAt` is older than the retention are
+    /// removed locally and deleted in Firestore (the single-field query `deletedAt < now − 90 days`,
+    /// in batches of at most 400 deletes).
+    /// - Throws: ``SyncError``.
+    public func purgeTombstones() throws(SyncError) {
+        let cutoff = clock().adding(seconds: -SchemaConstants.tombstoneRetentionDays * 86_400)
+        for collection in SyncCollection.pushOrder where collection.hasCommonFields {
+            let query = FirestoreQuery(
+                parent: "users/\(uid)", collectionId: collection.rawValue,
+                filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["deletedAt"]), .lessThan, .timestamp(cutoff))])
+            let old = try firestore("purge query \(collection.rawValue)") { () throws(FirestoreError) in
+                try database.runQuery(query)
+            }
+            let stale = old.filter { $0.fields["deleted"] == .boolean(true) }
+            var purged: [String] = []
+            var start = 0
+            while start < stale.count {
+                let chunk = stale[start..<min(stale.count, start + Int(SchemaLimits.engineBatchMaxWrites))]
+                let deletes = chunk.map { FirestoreWrite.delete(path: $0.path) }
+                _ = try firestore("purge \(collection.rawValue)") { () throws(FirestoreError) in
+                    try database.commit(deletes)
+                }
+                purged += chunk.map(\.id)
+                start += chunk.count
+            }
+            for row in store.rows(collection) where row.isTombstone && !row.isDirty {
+                if case .timestamp(let t)? = row.fields["deletedAt"], t < cutoff {
+                    store.remove(collection, id: row.id)
+                    if !purged.contains(row.id) { purged.append(row.id) }
+                }
+            }
+            if !purged.isEmpty { events.append(.purged(collection, ids: purged.sorted())) }
+            try commitStore()
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import VultureFirestore
+import VultureSyncSchema
+
+/// Who syncs: the signed-in user, this install, and what the ID token says (schema §2, §6).
+public struct SyncConfiguration: Sendable, Hashable {
+    /// The Firebase Auth uid: documents live under `users/{uid}`.
+    public var uid: String
+    /// This install's random device id, written as `updatedBy` and in settings entries.
+    public var deviceId: String
+    /// This app's platform (`android`, `ios`), written as `platform`.
+    public var platform: Platform
+    /// The ID token's `revenueCatEntitlements` claim: with `all` the storage cap does not apply.
+    public var entitlements: [String]
+    /// How many times a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL) is tried
+    /// again before the sync gives up for now; writes are idempotent, so a retry is safe.
+    public var retries: Int
+
+    /// A configuration; `retries` defaults to 3.
+    public init(uid: String, deviceId: String, platform: Platform, entitlements: [String] = [], retries: Int = 3) {
+        self.uid = uid
+        self.deviceId = deviceId
+        self.platform = platform
+        self.entitlements = entitlements
+        self.retries = retries
+    }
+
+    /// Whether the user is Pro (the claim holds `all`, schema §6): no storage cap.
+    public var isPro: Bool { entitlements.contains(SchemaConstants.proEntitlement) }
+}
+
+/// Why a sync stopped. Nothing local is lost: dirty rows stay dirty and are pushed by a later sync.
+public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A daily quota error (`RESOURCE_EXHAUSTED`): sync is paused until this device time (schema §3).
+    case paused(until: FirestoreTimestamp)
+    /// Firestore refused a request, after the retries a retryable status gets.
+    case firestore(FirestoreError)
+    /// Cloud Storage refused a request, after retries.
+    case storage(CloudStorageError)
+    /// The local store could not commit.
+    case store(String)
+
+    /// One line for a person.
+    public var description: String {
+        switch self {
+        case .paused(let until): "sync paused by a daily quota until \(until.rfc3339)"
+        case .firestore(let e): "Firestore: \(e)"
+        case .storage(let e): "Cloud Storage: \(e)"
+        case .store(let e): "local store: \(e)"
+        }
+    }
+}
+
+/// What the engine did, in order: the trace a scenario or the simulation checks.
+public enum SyncEvent: Sendable, Hashable {
+    /// A pull page: its collection and how many documents it held.
+    case pulledPage(SyncCollection, documents: Int)
+    /// A commit: the collection pushed, the number of writes and the estimated payload in bytes.
+    case committed(SyncCollection, writes: Int, estimatedBytes: Int)
+    /// A blob reserved: the record and the change in `storageBytes`.
+    case reserved(SyncCollection, id: String, storageBytesDelta: Int64)
+    /// A reservation refused because the storage cap is full: the file stays local (schema §6).
+    case capReached(SyncCollection, id: String)
+    /// An object uploaded (or found already there).
+    case uploaded(path: String)
+    /// A retryable failure retried.
+    case retried(String)
+    /// A precondition failed and the record was read again and reconciled.
+    case reconciled(SyncCollection, id: String)
+    /// A daily quota error paused sync until the given device time.
+    case paused(until: FirestoreTimestamp)
+    /// Tombstones older than the retention purged: locally and on the server.
+    case purged(SyncCollection, ids: [String])
+    /// Recents trimmed after a pull (schema §5.5).
+    case trimmed(cleared: [String], tombstoned: [String])
+}
+
+/// The reference sync engine of one device (schema §5; the pull and push contracts of
+/// Goldens/FORMAT.md and README "The sync engine"): the local database is the truth, Firestore a
+/// replica. ``sync()`` pulls every collection, then pushes the dirty rows in collection order.
+///
+/// Deterministic: the device clock and every backend are injected; rows are walked by id.
+public final class SyncEngine {
+    /// Who syncs.
+    public let configuration: SyncConfiguration
+    /// The Firestore the engine talks to.
+    public let database: FirestoreDatabase
+    /// The Cloud Storage bucket.
+    public let storage: CloudStorage
+    /// The device's database.
+    public let store: LocalStore
+    /// The device clock.
+    public let clock: @Sendable () -> FirestoreTimestamp
+    /// What happened, in order.
+    public internal(set) var events: [SyncEvent] = []
+
+    /// An engine over its backends and store.
+    public init(
+        configuration: SyncConfiguration, database: FirestoreDatabase, storage: CloudStorage, store: LocalStore,
+        clock: @escaping @Sendable () -> FirestoreTimestamp
+    ) {
+        self.configuration = configuration
+        self.database = database
+        self.storage = storage
+        self.store = store
+        self.clock = clock
+    }
+
+    var uid: String { configuration.uid }
+
+    // MARK: - Sync
+
+    /// Pull, then push (schema §5.1: "pull first, then push, so the local copy of what the server has
+    /// is current"), then purge old tombstones.
+    /// - Throws: ``SyncError``; what was done before the error is committed.
+    public func sync() throws(SyncError) {
+        try checkPause()
+        try pull()
+        try push()
+        try purgeTombstones()
+    }
+
+    /// Throws ``SyncError/paused(until:)`` while a quota pause lasts.
+    func checkPause() throws(SyncError) {
+        if let until = store.state.pausedUntil {
+            if clock() < until { throw .paused(until: until) }
+            store.state.pausedUntil = nil
+        }
+    }
+
+    /// The start of the next UTC day after `t`.
+    static func nextDay(after t: FirestoreTimestamp) -> FirestoreTimestamp {
+        let day: Int64 = 86_400
+        let start = (t.seconds >= 0 ? t.seconds / day : (t.seconds - day + 1) / day) * day
+        return (try? FirestoreTimestamp(seconds: start + day)) ?? FirestoreTimestamp.maximum
+    }
+
+    /// Runs `body`, retrying a retryable status; a quota error pauses sync.
+    func firestore<T>(_ what: String, _ body: () throws(FirestoreError) -> T) throws(SyncError) -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch {
+                if error.status == .resourceExhausted {
+                    let until = Self.nextDay(after: clock())
+                    store.state.pausedUntil = until
+                    events.append(.paused(until: until))
+                    try commitStore()
+                    throw .paused(until: until)
+                }
+                guard Self.retryable.contains(error.status), attempt < configuration.retries else {
+                    throw .firestore(error)
+                }
+                attempt += 1
+                events.append(.retried("\(what): \(error.status.rawValue)"))
+            }
+        }
+    }
+
+    /// The statuses a request is tried again on.
+    static let retryable: Set<FirestoreStatus> = [.unavailable, .deadlineExceeded, .aborted, .internal, .unknown]
+
+    func commitStore() throws(SyncError) {
+        do { try store.commit() } catch { throw .store("\(error)") }
+    }
+}

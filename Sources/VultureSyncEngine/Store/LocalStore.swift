@@ -1,0 +1,163 @@
+import Foundation
+import VultureSyncSchema
+
+/// Where a local row came from (schema §5.5: only rows that came from the server are swept by the
+/// recents trim).
+public enum RowOrigin: String, Sendable, Hashable, Codable {
+    /// The row arrived by a pull.
+    case server
+    /// The row was made on this device (an import, an edit of a new record).
+    case local
+}
+
+/// One record on the device: its document, the sync base, and the bookkeeping the engine needs
+/// (schema §5.1 "the engine keeps, per row, the fields as last agreed with the server").
+public struct LocalRow: Sendable, Hashable {
+    /// The record's collection.
+    public var collection: SyncCollection
+    /// The document id.
+    public var id: String
+    /// The record's fields as this device has them, in stored form (a tombstone: the common fields
+    /// with `deleted: true`). `updatedAt` is the server time of the last agreed version, or absent
+    /// for a record never pushed.
+    public var fields: [String: FirestoreValue]
+    /// The sync base: the document as last agreed with the server; nil when the server has never had it.
+    public var base: [String: FirestoreValue]?
+    /// The server's update time of ``base`` (the precondition of a blob change); nil with no base.
+    public var baseUpdateTime: FirestoreTimestamp?
+    /// Where the row came from.
+    public var origin: RowOrigin
+    /// When the row was made on this device (device clock): a re-import after a remote delete lives
+    /// again only when made after the remote `deletedAt` (schema §5.4).
+    public var createdAt: FirestoreTimestamp
+    /// A `taskId` that names a task not on the device yet; assigned once it arrives unless the
+    /// flight changed meanwhile (schema §5.5).
+    public var deferredTaskId: String?
+    /// The blob map (`igc`, `content`) of a file on the device that is not reserved yet: written
+    /// with `uploaded: false` when the reservation is made (schema §5.1), nil when there is none.
+    public var pendingBlobMap: FirestoreValue?
+
+    /// A row as given.
+    public init(
+        collection: SyncCollection, id: String, fields: [String: FirestoreValue],
+        base: [String: FirestoreValue]? = nil, baseUpdateTime: FirestoreTimestamp? = nil, origin: RowOrigin,
+        createdAt: FirestoreTimestamp, deferredTaskId: String? = nil, pendingBlobMap: FirestoreValue? = nil
+    ) {
+        self.collection = collection
+        self.id = id
+        self.fields = fields
+        self.base = base
+        self.baseUpdateTime = baseUpdateTime
+        self.origin = origin
+        self.createdAt = createdAt
+        self.deferredTaskId = deferredTaskId
+        self.pendingBlobMap = pendingBlobMap
+    }
+
+    /// The document path for `uid`.
+    public func path(uid: String) -> String {
+        collection == .users ? "users/\(uid)" : "users/\(uid)/\(collection.rawValue)/\(id)"
+    }
+
+    /// Whether the row is a tombstone.
+    public var isTombstone: Bool { fields["deleted"] == .boolean(true) }
+
+    /// Whether the row holds changes the server does not have: never pushed, or a field other than
+    /// `updatedAt` differs from the base.
+    public var isDirty: Bool {
+        guard let base else { return true }
+        return !Self.changedFields(from: base, to: fields).isEmpty
+    }
+
+    /// The top-level fields whose values differ between `base` and `fields`, `updatedAt` aside (the
+    /// server sets it), sorted.
+    public static func changedFields(from base: [String: FirestoreValue], to fields: [String: FirestoreValue])
+        -> [String]
+    {
+        Set(base.keys).union(fields.keys).filter { $0 != "updatedAt" && base[$0] != fields[$0] }.sorted()
+    }
+}
+
+/// The engine's own state on the device, saved with the rows.
+public struct EngineState: Sendable, Hashable {
+    /// The pull cursor per collection: the largest `updatedAt` applied (schema §5.2).
+    public var cursors: [SyncCollection: FirestoreTimestamp] = [:]
+    /// Sync is paused until this device time after a daily quota error (schema §3).
+    public var pausedUntil: FirestoreTimestamp?
+    /// The profile document as last read or written (storageBytes for the cap check).
+    public var profile: [String: FirestoreValue]?
+    /// Whether the one-time R4 duplicate pass ran (iOS's first full pull; a local flag, not synced).
+    public var duplicatePassDone = false
+
+    /// Empty state.
+    public init() {}
+}
+
+/// A device's local database as the engine uses it: rows by collection and id, the engine state,
+/// and gzipped Storage objects kept on the device (by object path).
+///
+/// Changes are working state until ``commit()`` makes them durable: a crash (a restart) loses
+/// exactly what was not committed. The engine commits after every page it pulls (rows with the
+/// cursor) and after every batch it pushes.
+public protocol LocalStore: AnyObject {
+    /// The row, or nil.
+    func row(_ collection: SyncCollection, id: String) -> LocalRow?
+    /// Every row of the collection, sorted by id.
+    func rows(_ collection: SyncCollection) -> [LocalRow]
+    /// Inserts or replaces a row.
+    func put(_ row: LocalRow)
+    /// Removes a row (a purged tombstone).
+    func remove(_ collection: SyncCollection, id: String)
+    /// The engine's state.
+    var state: EngineState { get set }
+    /// The gzipped object kept on the device at a Storage path, or nil.
+    func blob(_ path: String) -> Data?
+    /// Keeps (or, with nil, drops) a gzipped object on the device.
+    func setBlob(_ bytes: Data?, at path: String)
+    /// Makes every change so far durable.
+    /// - Throws: the file system's error (a file-backed store); nothing is lost from the working state.
+    func commit() throws
+}
+
+/// A local store in memory with an explicit durable commit: ``crash()`` drops what was not
+/// committed, as a process kill would.
+public final class InMemoryLocalStore: LocalStore {
+    struct Snapshot: Hashable {
+        var rows: [SyncCollection: [String: LocalRow]] = [:]
+        var state = EngineState()
+        var blobs: [String: Data] = [:]
+    }
+
+    private var working = Snapshot()
+    private var durable = Snapshot()
+
+    /// An empty store.
+    public init() {}
+
+    public func row(_ collection: SyncCollection, id: String) -> LocalRow? { working.rows[collection]?[id] }
+
+    public func rows(_ collection: SyncCollection) -> [LocalRow] {
+        (working.rows[collection] ?? [:]).values.sorted { $0.id < $1.id }
+    }
+
+    public func put(_ row: LocalRow) { working.rows[row.collection, default: [:]][row.id] = row }
+
+    public func remove(_ collection: SyncCollection, id: String) { working.rows[collection]?[id] = nil }
+
+    public var state: EngineState {
+        get { working.state }
+        set { working.state = newValue }
+    }
+
+    public func blob(_ path: String) -> Data? { working.blobs[path] }
+
+    public func setBlob(_ bytes: Data?, at path: String) { working.blobs[path] = bytes }
+
+    public func commit() throws { durable = working }
+
+    /// A restart after a crash: the working state goes back to the last commit.
+    public func crash() { working = durable }
+
+    /// Whether everything is committed.
+    public var hasUncommittedChanges: Bool { working != durable }
+}
