@@ -7,12 +7,14 @@ import VultureSyncSchema
 /// One backend shared by devices, each with its own clock and store.
 final class World {
     let serverClock: ManualClock
-    let firestore: InMemoryFirestore
+    let memory: InMemoryFirestore
+    let firestore: RecordingFirestore
     let storage = InMemoryCloudStorage()
 
     init(start: Int64 = 1_792_504_987) {
-        serverClock = ManualClock(try! FirestoreTimestamp(seconds: start))
-        firestore = InMemoryFirestore(clock: serverClock.source)
+        serverClock = ManualClock(FirestoreTimestamp(seconds: start, microseconds: 0, orEpoch: ()))
+        memory = InMemoryFirestore(clock: serverClock.source)
+        firestore = RecordingFirestore(memory)
     }
 
     func device(_ name: String, platform: Platform = .android, pro: Bool = false) -> (
@@ -65,5 +67,157 @@ final class World {
         #expect(row.isDirty == false)
         #expect(try b.openFlight(id) == Self.igc)
         _ = storeA
+    }
+}
+
+extension FirestoreTimestamp {
+    /// A test timestamp; the epoch when out of range.
+    init(seconds: Int64, microseconds: Int32, orEpoch: Void) {
+        self = (try? FirestoreTimestamp(seconds: seconds, microseconds: microseconds)) ?? FirestoreTimestamp.minimum
+    }
+}
+
+/// The pull and push contracts (schema §5.1, §5.2), one at a time, against the in-memory Firestore.
+@Suite struct PullPushContractTests {
+    /// `n` homebases written by the server in one commit at one instant (one `updatedAt`).
+    static func homebaseWrites(_ range: Range<Int>) throws -> [FirestoreWrite] {
+        try range.map { i in
+            let name = String(format: "Field %04d", i)
+            let id = DocumentIds.homebaseId(name: name)
+            return try FirestoreWrite(
+                path: "users/u1/homebases/\(id)",
+                fields: [
+                    "schema": .integer(1), "updatedAt": .serverTimestamp,
+                    "clientUpdatedAt": .timestamp(FirestoreTimestamp.minimum), "updatedBy": .string("server"),
+                    "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
+                    "name": .string(name), "latitude": .double(50), "longitude": .double(6), "usedAt": .null,
+                ])
+        }
+    }
+
+    @Test func moreThanAPageSharingOneUpdatedAtArrivesWhole() throws {
+        let world = World()
+        let t = world.serverClock.now
+        _ = try world.memory.commit(try Self.homebaseWrites(0..<400), commitTime: t)
+        _ = try world.memory.commit(try Self.homebaseWrites(400..<620), commitTime: t)
+        let (b, store, _) = world.device("b")
+        try b.pull()
+        #expect(store.rows(.homebases).count == 620)
+        let pages = b.events.compactMap { e -> Int? in
+            if case .pulledPage(.homebases, let n) = e { return n }
+            return nil
+        }
+        #expect(pages == [500, 120])
+        // A second pull asks from cursor − 2 min: the same 620 again, applied without change.
+        try b.pull()
+        #expect(store.rows(.homebases).count == 620)
+        #expect(store.rows(.homebases).allSatisfy { !$0.isDirty })
+    }
+
+    @Test func aCommitVisibleLateInsideTheOverlapIsPulled() throws {
+        let world = World()
+        let (b, store, _) = world.device("b")
+        let t0 = world.serverClock.now
+        _ = try world.memory.commit(try Self.homebaseWrites(0..<1), commitTime: t0.adding(seconds: 100))
+        try b.pull()
+        #expect(store.rows(.homebases).count == 1)
+        // A commit with an earlier time becomes visible only now (inside the 2-minute window).
+        _ = try world.memory.commit(try Self.homebaseWrites(1..<2), commitTime: t0.adding(seconds: 10))
+        try b.pull()
+        #expect(store.rows(.homebases).count == 2)
+        // Outside the window it would be missed: that is what the overlap is for.
+        _ = try world.memory.commit(try Self.homebaseWrites(2..<3), commitTime: t0.adding(seconds: -30))
+        try b.pull()
+        #expect(store.rows(.homebases).count == 2)
+    }
+
+    @Test func aFirstSyncOf520RecordsIsPushedInBatchesOf400() throws {
+        let world = World()
+        let (a, _, clock) = world.device("a")
+        for i in 0..<520 {
+            try a.save(
+                .homebases, changes: ["name": .string("Field \(i)"), "latitude": .double(50), "longitude": .double(6)])
+        }
+        clock.advance(seconds: 1)
+        try a.sync()
+        let batches = world.firestore.requests.filter { $0.kind == .commit }.map(\.writes.count).filter { $0 > 1 }
+        #expect(batches == [400, 120])
+        #expect(world.memory.allDocuments.filter { $0.path.contains("/homebases/") }.count == 520)
+    }
+
+    @Test func aLostAcknowledgementOfAReservationDoesNotCountTwice() throws {
+        let world = World()
+        let (a, store, _) = world.device("a")
+        try a.sync()  // creates the profile
+        let id = try a.importFlight(igc: EngineTests.igc)
+        world.firestore.inject(.loseAcknowledgement, next: .commit)  // the reservation lands, its answer is lost
+        try a.sync()
+        let profile = try #require(try world.memory.get("users/u1"))
+        let doc = try #require(try world.memory.get("users/u1/flights/\(id)"))
+        guard case .map(let igc)? = doc.fields["igc"] else {
+            Issue.record("no igc map")
+            return
+        }
+        #expect(profile.fields["storageBytes"] == igc["gzBytes"])
+        #expect(igc["uploaded"] == .boolean(true))
+        #expect(store.row(.flights, id: id)?.isDirty == false)
+        #expect(a.events.contains(.reconciled(.flights, id: id)))
+    }
+
+    @Test func aDailyQuotaErrorPausesUntilTheNextDayAndLosesNothing() throws {
+        let world = World()
+        let (a, store, clock) = world.device("a")
+        let id = try a.save(
+            .homebases, changes: ["name": .string("Aachen"), "latitude": .double(50), "longitude": .double(6)])
+        world.firestore.inject(.refuse(.resourceExhausted), next: .query)
+        #expect(throws: SyncError.self) { try a.sync() }
+        guard case .paused(let until)? = a.events.last else {
+            Issue.record("not paused")
+            return
+        }
+        #expect(until.seconds % 86_400 == 0 && until > clock.now)
+        #expect(throws: SyncError.paused(until: until)) { try a.sync() }
+        #expect(store.row(.homebases, id: id)?.isDirty == true)
+        clock.set(until)
+        try a.sync()
+        #expect(try world.memory.get("users/u1/homebases/\(id)") != nil)
+        #expect(store.row(.homebases, id: id)?.isDirty == false)
+    }
+
+    @Test func overTheCapTheFileStaysLocalAndTheMetadataSyncsUntilPro() throws {
+        let world = World()
+        let (a, store, _) = world.device("a")
+        _ = try world.memory.commit([
+            try FirestoreWrite(
+                path: "users/u1",
+                fields: [
+                    "schema": .integer(1), "createdAt": .timestamp(.minimum), "lastSeenAt": .timestamp(.minimum),
+                    "platforms": .array([.string("android")]),
+                    "storageBytes": .integer(SchemaLimits.storageCapBytes - 10),
+                    "storageRef": .null,
+                ])
+        ])
+        let id = try a.importFlight(igc: EngineTests.igc)
+        try a.sync()
+        #expect(a.events.contains(.capReached(.flights, id: id)))
+        let doc = try #require(try world.memory.get("users/u1/flights/\(id)"))
+        #expect(doc.fields["igc"] == .null)
+        #expect(world.storage.allObjects.isEmpty)
+        #expect(store.row(.flights, id: id)?.pendingBlobMap != nil)
+
+        let (pro, _, _) = (
+            SyncEngine(
+                configuration: SyncConfiguration(
+                    uid: "u1", deviceId: "device-a", platform: .android, entitlements: ["all"]),
+                database: world.firestore, storage: world.storage, store: store, clock: world.serverClock.source), 0, 0
+        )
+        try pro.sync()
+        let after = try #require(try world.memory.get("users/u1/flights/\(id)"))
+        guard case .map(let igc)? = after.fields["igc"] else {
+            Issue.record("no igc map")
+            return
+        }
+        #expect(igc["uploaded"] == .boolean(true))
+        #expect(world.storage.allObjects.count == 1)
     }
 }

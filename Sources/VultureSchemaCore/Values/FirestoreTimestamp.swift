@@ -187,3 +187,11 @@ package enum CivilCalendar {
         return (m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d)
     }
 }
+
+extension FirestoreTimestamp {
+    /// The instant `delta` seconds later (earlier when negative), clamped to Firestore's range.
+    public func adding(seconds delta: Int64) -> FirestoreTimestamp {
+        (try? FirestoreTimestamp(seconds: seconds + delta, microseconds: microseconds))
+            ?? (delta < 0 ? .minimum : .maximum)
+    }
+}

@@ -91,11 +91,3 @@ extension SyncEngine {
         try commitStore()
     }
 }
-
-extension FirestoreTimestamp {
-    /// The instant `seconds` later (earlier when negative), clamped to Firestore's range.
-    func adding(seconds delta: Int64) -> FirestoreTimestamp {
-        (try? FirestoreTimestamp(seconds: seconds + delta, microseconds: microseconds))
-            ?? (delta < 0 ? .minimum : .maximum)
-    }
-}

@@ -1,0 +1,111 @@
+import Foundation
+import VultureSyncSchema
+
+/// A fault the next matching request meets.
+public enum FirestoreFault: Sendable, Hashable {
+    /// The request is refused with this status; nothing is applied.
+    case refuse(FirestoreStatus)
+    /// A commit is applied, then its answer is lost: the caller sees UNAVAILABLE.
+    case loseAcknowledgement
+}
+
+/// Which requests a fault applies to.
+public enum FirestoreRequestKind: String, Sendable, Hashable, CaseIterable {
+    /// `commit`.
+    case commit
+    /// `runQuery`.
+    case query
+    /// `get`.
+    case get
+}
+
+/// One request as a ``RecordingFirestore`` saw it.
+public struct FirestoreRequestRecord: Sendable, Hashable {
+    /// The kind of request.
+    public var kind: FirestoreRequestKind
+    /// For a commit: its writes; for a query: none.
+    public var writes: [FirestoreWrite]
+    /// For a query: its collection id; for a get: the path; for a commit: "".
+    public var target: String
+    /// The fault it met, if any.
+    public var fault: FirestoreFault?
+}
+
+/// A Firestore in front of another that records every request and injects queued faults: a commit
+/// refused, a commit applied but its answer lost, a query page failing mid-pull. The engine tests,
+/// the scenarios and the simulation drive it; faults are queued explicitly, never drawn at random
+/// here.
+public final class RecordingFirestore: FirestoreDatabase, @unchecked Sendable {
+    /// The database behind.
+    public let backend: FirestoreDatabase
+    private let lock = NSLock()
+    private var faults: [(FirestoreRequestKind, FirestoreFault)] = []
+    private var log: [FirestoreRequestRecord] = []
+
+    /// A recorder in front of `backend`.
+    public init(_ backend: FirestoreDatabase) { self.backend = backend }
+
+    public var database: String { backend.database }
+
+    /// Queues a fault for the next request of `kind`.
+    public func inject(_ fault: FirestoreFault, next kind: FirestoreRequestKind) {
+        lock.lock()
+        defer { lock.unlock() }
+        faults.append((kind, fault))
+    }
+
+    /// Every request so far, in order.
+    public var requests: [FirestoreRequestRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return log
+    }
+
+    /// Forgets the recorded requests (queued faults stay).
+    public func clearRequests() {
+        lock.lock()
+        defer { lock.unlock() }
+        log.removeAll()
+    }
+
+    private func take(_ kind: FirestoreRequestKind) -> FirestoreFault? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = faults.firstIndex(where: { $0.0 == kind }) else { return nil }
+        return faults.remove(at: i).1
+    }
+
+    private func record(_ r: FirestoreRequestRecord) {
+        lock.lock()
+        defer { lock.unlock() }
+        log.append(r)
+    }
+
+    public func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+        let fault = take(.commit)
+        record(FirestoreRequestRecord(kind: .commit, writes: writes, target: "", fault: fault))
+        switch fault {
+        case .refuse(let status)?:
+            throw FirestoreError(status, "injected: the commit is refused")
+        case .loseAcknowledgement?:
+            _ = try backend.commit(writes)
+            throw FirestoreError(.unavailable, "injected: the commit was applied, its answer lost")
+        case nil:
+            return try backend.commit(writes)
+        }
+    }
+
+    public func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? {
+        let fault = take(.get)
+        record(FirestoreRequestRecord(kind: .get, writes: [], target: path, fault: fault))
+        if case .refuse(let status)? = fault { throw FirestoreError(status, "injected: the read is refused") }
+        return try backend.get(path)
+    }
+
+    public func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument] {
+        let fault = take(.query)
+        record(FirestoreRequestRecord(kind: .query, writes: [], target: query.collectionId, fault: fault))
+        if case .refuse(let status)? = fault { throw FirestoreError(status, "injected: the query is refused") }
+        return try backend.runQuery(query)
+    }
+}
