@@ -1,0 +1,233 @@
+import Foundation
+import VultureFirestore
+import VultureSyncSchema
+
+/// The server side of a scenario: Firestore and Cloud Storage, and the server's time.
+public protocol ScenarioBackend: AnyObject {
+    /// The database the devices talk to.
+    var firestore: FirestoreDatabase { get }
+    /// The bucket the devices talk to.
+    var storage: CloudStorage { get }
+    /// The server's time now (the in-memory clock; for a real server, the time of a probe commit).
+    /// - Throws: `FirestoreError` when the probe fails.
+    func serverNow() throws(FirestoreError) -> FirestoreTimestamp
+    /// Time passes on the server (a real server's clock runs on its own).
+    func advance(seconds: Int64)
+}
+
+/// The in-memory backend: ``InMemoryFirestore`` and ``InMemoryCloudStorage`` on a manual clock.
+public final class InMemoryScenarioBackend: ScenarioBackend {
+    /// The server's clock.
+    public let clock: ManualClock
+    /// The database.
+    public let memory: InMemoryFirestore
+    /// The bucket.
+    public let bucket = InMemoryCloudStorage()
+
+    /// An empty server whose clock shows `start`.
+    public init(start: FirestoreTimestamp) {
+        clock = ManualClock(start)
+        memory = InMemoryFirestore(clock: clock.source)
+    }
+
+    public var firestore: FirestoreDatabase { memory }
+    public var storage: CloudStorage { bucket }
+    public func serverNow() throws(FirestoreError) -> FirestoreTimestamp { clock.now }
+    public func advance(seconds: Int64) { clock.advance(seconds: seconds) }
+}
+
+/// The outcome of one scenario: every expectation that did not hold, with its JSON pointer.
+public struct ScenarioResult: Sendable {
+    /// The scenario's id.
+    public var id: String
+    /// `"/steps/7/server/users~1u1~1flights~1f1/inLogbook: expected true, actual false"`, …
+    public var failures: [String]
+    /// Every device's events, for a person reading a failure.
+    public var events: [String: [SyncEvent]]
+
+    /// Whether every expectation held.
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// Replays a scenario with the reference engine against a backend.
+public enum ScenarioReplay {
+    /// One device of a replay: its engine, store, clock and request recorder.
+    final class Device {
+        let config: Scenario.Device
+        let recorder: RecordingFirestore
+        let store = InMemoryLocalStore()
+        let clock: ManualClock
+        var engine: SyncEngine
+
+        init(_ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp) {
+            self.config = config
+            recorder = RecordingFirestore(backend.firestore)
+            clock = ManualClock(start.adding(seconds: config.clockOffsetSeconds))
+            engine = SyncEngine(
+                configuration: SyncConfiguration(
+                    uid: uid, deviceId: "device-\(config.name)", platform: config.platform,
+                    entitlements: config.entitlements),
+                database: recorder, storage: backend.storage, store: store, clock: clock.source)
+        }
+
+        func reconfigure(entitlements: [String], backend: ScenarioBackend) {
+            var c = engine.configuration
+            c.entitlements = entitlements
+            let events = engine.events
+            engine = SyncEngine(
+                configuration: c, database: recorder, storage: backend.storage, store: store, clock: clock.source)
+            engine.events = events
+        }
+    }
+
+    /// Runs every step; an unexpected error or an expectation that does not hold is a failure (the
+    /// replay goes on to report them all).
+    public static func run(_ scenario: Scenario, backend: ScenarioBackend) -> ScenarioResult {
+        var devices: [String: Device] = [:]
+        for d in scenario.devices {
+            devices[d.name] = Device(d, uid: scenario.uid, backend: backend, start: scenario.start)
+        }
+        var failures: [String] = []
+        for (index, step) in scenario.steps.enumerated() {
+            let p = "/steps/\(index)"
+            do {
+                try perform(step, p, devices: devices, backend: backend, uid: scenario.uid, failures: &failures)
+            } catch {
+                failures.append("\(p): \(error)")
+            }
+        }
+        return ScenarioResult(
+            id: scenario.id, failures: failures, events: devices.mapValues { $0.engine.events })
+    }
+
+    static func perform(
+        _ step: ScenarioStep, _ p: String, devices: [String: Device], backend: ScenarioBackend, uid: String,
+        failures: inout [String]
+    ) throws {
+        func device(_ name: String) -> Device { devices[name]! }
+        switch step {
+        case .importFlight(let d, let igc, let fields):
+            try device(d).engine.importFlight(igc: igc, fields: fields)
+        case .importMapFile(let d, let content, let fields):
+            try device(d).engine.importMapFile(content: content, fields: fields)
+        case .save(let d, let collection, let id, let changes):
+            try device(d).engine.save(collection, id: id, changes: changes)
+        case .delete(let d, let collection, let id):
+            try device(d).engine.delete(collection, id: id)
+        case .open(let d, let id):
+            try device(d).engine.openFlight(id)
+        case .run(let d, let action, let expected):
+            let engine = device(d).engine
+            var outcome: String?
+            do {
+                switch action {
+                case .sync: try engine.sync()
+                case .pull: try engine.pull()
+                case .push: try engine.push()
+                }
+            } catch {
+                outcome =
+                    switch error {
+                    case .paused: "paused"
+                    case .firestore(let e): e.status.rawValue
+                    case .storage(let e): "storage.\(e.kind.rawValue)"
+                    case .store: "store"
+                    }
+                if expected == nil { failures.append("\(p): \(action.rawValue) failed: \(error)") }
+            }
+            if let expected, outcome != expected {
+                failures.append("\(p)/error: expected \(expected), actual \(outcome ?? "success")")
+            }
+        case .restart(let d):
+            device(d).store.crash()
+            device(d).reconfigure(entitlements: device(d).engine.configuration.entitlements, backend: backend)
+        case .serverCommit(let writes, let late):
+            var sent = writes
+            if let late {
+                let visible = try backend.serverNow().adding(seconds: -late)
+                sent = try writes.map { w in
+                    guard var fields = w.fields, fields["updatedAt"] == .serverTimestamp else { return w }
+                    fields["updatedAt"] = .timestamp(visible)
+                    return try FirestoreWrite(path: w.path, fields: fields, mask: w.mask, precondition: w.precondition)
+                }
+            }
+            _ = try backend.firestore.commit(sent)
+        case .advance(let seconds, let d):
+            if let d {
+                device(d).clock.advance(seconds: seconds)
+            } else {
+                backend.advance(seconds: seconds)
+                for dev in devices.values { dev.clock.advance(seconds: seconds) }
+            }
+        case .fault(let d, let request, let fault):
+            device(d).recorder.inject(fault, next: request)
+        case .entitlements(let d, let list):
+            device(d).reconfigure(entitlements: list, backend: backend)
+        case .expect(let e):
+            failures += try check(e, p, devices: devices, backend: backend, uid: uid)
+        }
+    }
+
+    /// Whether `actual` holds every field of `expected` (a null also matches an absent field).
+    static func compare(_ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String)
+        -> [String]
+    {
+        expected.keys.sorted().compactMap { key in
+            let want = expected[key] ?? .null
+            let have = actual[key] ?? .null
+            return want == have ? nil : "\(JSONPointer.appending(p, key)): expected \(want), actual \(have)"
+        }
+    }
+
+    static func check(
+        _ e: ScenarioExpectation, _ p: String, devices: [String: Device], backend: ScenarioBackend, uid: String
+    ) throws -> [String] {
+        var out: [String] = []
+        for path in e.server.keys.sorted() {
+            let sp = JSONPointer.appending(p + "/server", path)
+            let doc = try backend.firestore.get(path)
+            switch (e.server[path] ?? nil, doc) {
+            case (nil, nil): break
+            case (nil, .some): out.append("\(sp): expected no document, found one")
+            case (.some, nil): out.append("\(sp): expected a document, found none")
+            case (.some(let want), .some(let have)): out += compare(want, have.fields, sp)
+            }
+        }
+        for name in e.rows.keys.sorted() {
+            guard let d = devices[name], let rows = e.rows[name] else { continue }
+            for key in rows.keys.sorted() {
+                let rp = JSONPointer.appending(p + "/rows/" + name, key)
+                let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let collection = SyncCollection(rawValue: parts[0]) else {
+                    out.append("\(rp): a row key is COLLECTION/ID")
+                    continue
+                }
+                let row = d.store.row(collection, id: parts[1])
+                switch (rows[key] ?? nil, row) {
+                case (nil, nil): break
+                case (nil, .some): out.append("\(rp): expected no row, found one")
+                case (.some, nil): out.append("\(rp): expected a row, found none")
+                case (.some(let want), .some(let have)):
+                    out += compare(want.fields, have.fields, rp + "/fields")
+                    if let dirty = want.dirty, dirty != have.isDirty {
+                        out.append("\(rp)/dirty: expected \(dirty), actual \(have.isDirty)")
+                    }
+                }
+            }
+        }
+        for path in e.objects.keys.sorted() {
+            let exists = try backend.storage.download(path) != nil
+            if exists != e.objects[path] {
+                out.append(
+                    "\(JSONPointer.appending(p + "/objects", path)): expected \(e.objects[path] == true ? "an object" : "none"), actual \(exists ? "an object" : "none")"
+                )
+            }
+        }
+        if let bytes = e.storageBytes {
+            let profile = try backend.firestore.get("users/\(uid)")
+            let have = profile?.fields["storageBytes"] ?? .null
+            if have != .integer(bytes) { out.append("\(p)/storageBytes: expected \(bytes), actual \(have)") }
+        }
+        return out
+    }
+}
