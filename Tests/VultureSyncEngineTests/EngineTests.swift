@@ -221,3 +221,39 @@ extension FirestoreTimestamp {
         #expect(world.storage.allObjects.count == 1)
     }
 }
+
+@Suite struct FileLocalStoreTests {
+    @Test func aCommittedStateReopensAndAnUncommittedChangeIsLost() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let world = World()
+        let store = try FileLocalStore(directory: dir)
+        let clock = ManualClock(world.serverClock.now)
+        let engine = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "device-f", platform: .android),
+            database: world.firestore, storage: world.storage, store: store, clock: clock.source)
+        let id = try engine.importFlight(igc: EngineTests.igc, fields: ["filename": .string("a.igc")])
+        try engine.sync()
+        _ = try engine.save(
+            .homebases, changes: ["name": .string("Never committed"), "latitude": .double(1), "longitude": .double(2)])
+
+        let reopened = try FileLocalStore(directory: dir)
+        let row = try #require(reopened.row(.flights, id: id))
+        #expect(row == store.row(.flights, id: id))
+        #expect(reopened.rows(.homebases).isEmpty)
+        #expect(reopened.state == store.state)
+        guard case .map(let igc)? = row.fields["igc"], case .string(let path)? = igc["path"] else {
+            Issue.record("no igc map")
+            return
+        }
+        #expect(try IGCDownload.verify(gzipped: try #require(reopened.blob(path)), flightId: id) == EngineTests.igc)
+    }
+
+    @Test func aStateFileOfAnotherFormatIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("{\"formatVersion\": 2}\n".utf8).write(to: dir.appendingPathComponent("state.json"))
+        #expect(throws: FileLocalStore.ReadError.self) { try FileLocalStore(directory: dir) }
+    }
+}
