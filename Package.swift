@@ -6,6 +6,7 @@ let package = Package(
     name: "VultureSync",
     products: [
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
+        .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
@@ -33,12 +34,17 @@ let package = Package(
             name: "VultureSyncSchema",
             dependencies: ["VultureSchemaCore", "CZlib", "CCrypto"]
         ),
+        // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
+        .target(
+            name: "VultureSyncEngine",
+            dependencies: ["VultureSyncSchema"]
+        ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
         // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
         .target(
             name: "VultureConformance",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema", "VultureSyncEngine"]
         ),
         // The conformance runner's command line.
         .executableTarget(
@@ -74,6 +80,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncSchemaTests",
             dependencies: ["VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureSyncEngineTests",
+            dependencies: ["VultureSyncEngine"]
         ),
         .testTarget(
             name: "VultureConformanceTests",
