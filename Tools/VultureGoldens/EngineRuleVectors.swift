@@ -56,7 +56,7 @@ enum TrimVectors {
             "stranded-local-left-alone",
             [
                 row("download", .null, logbook: false, origin: "local"),
-                row("synced", .null, logbook: false, origin: "server"),
+                row("pulled", .null, logbook: false, origin: "server"),
                 row("logbook", .null, logbook: true, origin: "server"),
             ],
             "only rows that came from the server are swept: a service download never selected is left alone; "
