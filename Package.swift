@@ -55,7 +55,7 @@ let package = Package(
         // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
         .target(
             name: "VultureConformance",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema", "VultureSyncEngine"]
         ),
         // The conformance runner's command line.
         .executableTarget(

@@ -17,7 +17,8 @@ enum GoldenFiles {
             documents: DocumentGoldens.all,
             vectors: [
                 IdVectors.file, BlobVectors.file, DocumentVectors.file, InvalidDocumentVectors.file,
-                SettingsVectors.file,
+                SettingsVectors.file, MergeVectors.file, TrimVectors.file, TombstoneVectors.file,
+                DuplicateVectors.file,
             ])
     }
 

@@ -68,6 +68,8 @@ extension SyncEngine {
         if var row = existing, !row.isTombstone {
             for (k, v) in changes { row.fields[k] = v }
             stamp(&row.fields)
+            // The pilot changed the flight: a task assignment still waiting is dropped (schema §5.5).
+            if changes.keys.contains(where: { $0 != "lastOpenedAt" }) { row.deferredTaskId = nil }
             store.put(row)
             return row.id
         }

@@ -65,29 +65,76 @@ extension SyncEngine {
     func apply(_ document: FirestoreDocument, collection: SyncCollection) {
         let remote = document.fields
         if var row = store.row(collection, id: document.id) {
-            let context = RecordMergeContext(
-                localCreatedAt: row.createdAt,
-                taskIds: collection == .flights ? Set(store.rows(.tasks).filter { !$0.isTombstone }.map(\.id)) : [])
-            let merged = RecordMerge.merge(
-                collection: collection, base: row.base, local: row.fields, remote: remote, context: context)
+            let context = MergeContext(
+                tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
+                localCreatedAt: row.createdAt)
+            let merged = DocumentMerge.merge(
+                base: row.base, local: row.fields, remote: remote, collection: collection, context: context)
             row.fields = merged.document
-            row.deferredTaskId = merged.deferredTaskId ?? row.deferredTaskId
+            row.deferredTaskId = merged.deferredTaskId
             row.base = remote
             row.baseUpdateTime = document.updateTime
             store.put(row)
         } else {
-            store.put(
-                LocalRow(
-                    collection: collection, id: document.id, fields: remote, base: remote,
-                    baseUpdateTime: document.updateTime, origin: .server, createdAt: clock()))
+            var row = LocalRow(
+                collection: collection, id: document.id, fields: remote, base: remote,
+                baseUpdateTime: document.updateTime, origin: .server, createdAt: clock())
+            if collection == .flights {
+                // A first arrival is merged too, so a task not yet here is deferred the same way.
+                let merged = DocumentMerge.merge(
+                    base: remote, local: remote, remote: remote, collection: collection,
+                    context: MergeContext(tasksOnDevice: taskIdsOnDevice(), localCreatedAt: row.createdAt))
+                row.fields = merged.document
+                row.deferredTaskId = merged.deferredTaskId
+            }
+            store.put(row)
         }
         if case .timestamp(let t)? = remote["updatedAt"], t > (store.state.cursors[collection] ?? .minimum) {
             store.state.cursors[collection] = t
         }
     }
 
-    /// After every pull: the recents trim (schema §5.5) and deferred task ids whose task arrived.
+    /// The ids of the live task rows on the device.
+    func taskIdsOnDevice() -> Set<String> {
+        Set(store.rows(.tasks).filter { !$0.isTombstone }.map(\.id))
+    }
+
+    /// After every pull: deferred task ids whose task arrived (schema §5.5) and the recents trim
+    /// (iOS's trimRecents, schema §5.5), both as local changes the next push sends.
     func afterPull() throws(SyncError) {
+        let tasks = taskIdsOnDevice()
+        for var row in store.rows(.flights) where row.deferredTaskId != nil && !row.isTombstone {
+            guard let pending = row.deferredTaskId else { continue }
+            // A change by the pilot drops the pending id in `save`, so a pending id here is unchanged.
+            switch TaskAssignment.decide(deferredTaskId: pending, tasksOnDevice: tasks, flightChangedSinceDeferral: false) {
+            case .assign:
+                row.fields["taskId"] = .string(pending)
+                row.deferredTaskId = nil
+            case .drop:
+                row.deferredTaskId = nil
+            case .wait:
+                continue
+            }
+            store.put(row)
+        }
+        let live = store.rows(.flights).filter { !$0.isTombstone }
+        let changes = RecentsTrim.changes(
+            live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) })
+        var cleared: [String] = []
+        var tombstoned: [String] = []
+        for change in changes {
+            switch change.action {
+            case .clearLastOpenedAt:
+                guard var row = store.row(.flights, id: change.id) else { continue }
+                row.fields["lastOpenedAt"] = .null
+                store.put(row)
+                cleared.append(change.id)
+            case .tombstone:
+                do { try delete(.flights, id: change.id) } catch { continue }
+                tombstoned.append(change.id)
+            }
+        }
+        if !changes.isEmpty { events.append(.trimmed(cleared: cleared, tombstoned: tombstoned)) }
         try commitStore()
     }
 }

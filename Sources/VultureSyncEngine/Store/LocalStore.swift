@@ -1,15 +1,6 @@
 import Foundation
 import VultureSyncSchema
 
-/// Where a local row came from (schema §5.5: only rows that came from the server are swept by the
-/// recents trim).
-public enum RowOrigin: String, Sendable, Hashable, Codable {
-    /// The row arrived by a pull.
-    case server
-    /// The row was made on this device (an import, an edit of a new record).
-    case local
-}
-
 /// One record on the device: its document, the sync base, and the bookkeeping the engine needs
 /// (schema §5.1 "the engine keeps, per row, the fields as last agreed with the server").
 public struct LocalRow: Sendable, Hashable {
