@@ -109,3 +109,63 @@ public final class RecordingFirestore: FirestoreDatabase, @unchecked Sendable {
         return try backend.runQuery(query)
     }
 }
+
+/// Which Cloud Storage requests a fault applies to.
+public enum StorageRequestKind: String, Sendable, Hashable, CaseIterable {
+    /// An upload.
+    case upload
+    /// A download.
+    case download
+    /// A delete.
+    case delete
+}
+
+/// A Cloud Storage bucket in front of another that injects queued faults (an upload that fails, a
+/// download that fails) and counts requests.
+public final class RecordingCloudStorage: CloudStorage, @unchecked Sendable {
+    /// The bucket behind.
+    public let backend: CloudStorage
+    private let lock = NSLock()
+    private var faults: [(StorageRequestKind, CloudStorageError.Kind)] = []
+    private var log: [(StorageRequestKind, String)] = []
+
+    /// A recorder in front of `backend`.
+    public init(_ backend: CloudStorage) { self.backend = backend }
+
+    /// Queues a failure of this kind for the next request of `kind`.
+    public func inject(_ failure: CloudStorageError.Kind, next kind: StorageRequestKind) {
+        lock.lock()
+        defer { lock.unlock() }
+        faults.append((kind, failure))
+    }
+
+    /// Every request so far: its kind and object path.
+    public var requests: [(kind: StorageRequestKind, path: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return log.map { (kind: $0.0, path: $0.1) }
+    }
+
+    private func take(_ kind: StorageRequestKind, _ path: String) -> CloudStorageError.Kind? {
+        lock.lock()
+        defer { lock.unlock() }
+        log.append((kind, path))
+        guard let i = faults.firstIndex(where: { $0.0 == kind }) else { return nil }
+        return faults.remove(at: i).1
+    }
+
+    public func upload(_ object: StorageObject, onlyIfAbsent: Bool) throws(CloudStorageError) {
+        if let fault = take(.upload, object.path) { throw CloudStorageError(fault, "injected: the upload fails") }
+        try backend.upload(object, onlyIfAbsent: onlyIfAbsent)
+    }
+
+    public func download(_ path: String) throws(CloudStorageError) -> StorageObject? {
+        if let fault = take(.download, path) { throw CloudStorageError(fault, "injected: the download fails") }
+        return try backend.download(path)
+    }
+
+    public func delete(_ path: String) throws(CloudStorageError) {
+        if let fault = take(.delete, path) { throw CloudStorageError(fault, "injected: the delete fails") }
+        try backend.delete(path)
+    }
+}

@@ -94,6 +94,26 @@ extension SyncEngine {
         }
     }
 
+    /// The R4 duplicate pass, once, after iOS's first full pull (schema §4 risk R4): flights that are
+    /// one flight under two ids keep the earliest imported, with the others' fields merged in; the
+    /// others are tombstoned. A local flag marks it done (not synced).
+    func duplicatePass() throws(SyncError) {
+        guard configuration.platform == .ios, !store.state.duplicatePassDone else { return }
+        let flights = store.rows(.flights).filter { !$0.isTombstone }.map {
+            StoredDocument(id: $0.id, fields: $0.fields)
+        }
+        for group in DuplicateFlights.groups(flights, context: MergeContext(tasksOnDevice: taskIdsOnDevice())) {
+            if var keep = store.row(.flights, id: group.keep), keep.fields != group.document {
+                keep.fields = group.document
+                keep.deferredTaskId = group.deferredTaskId ?? keep.deferredTaskId
+                stamp(&keep.fields)
+                store.put(keep)
+            }
+            for id in group.tombstone { try? delete(.flights, id: id) }
+        }
+        store.state.duplicatePassDone = true
+    }
+
     /// The ids of the live task rows on the device.
     func taskIdsOnDevice() -> Set<String> {
         Set(store.rows(.tasks).filter { !$0.isTombstone }.map(\.id))
@@ -106,7 +126,9 @@ extension SyncEngine {
         for var row in store.rows(.flights) where row.deferredTaskId != nil && !row.isTombstone {
             guard let pending = row.deferredTaskId else { continue }
             // A change by the pilot drops the pending id in `save`, so a pending id here is unchanged.
-            switch TaskAssignment.decide(deferredTaskId: pending, tasksOnDevice: tasks, flightChangedSinceDeferral: false) {
+            switch TaskAssignment.decide(
+                deferredTaskId: pending, tasksOnDevice: tasks, flightChangedSinceDeferral: false)
+            {
             case .assign:
                 row.fields["taskId"] = .string(pending)
                 row.deferredTaskId = nil
@@ -117,6 +139,7 @@ extension SyncEngine {
             }
             store.put(row)
         }
+        try duplicatePass()
         let live = store.rows(.flights).filter { !$0.isTombstone }
         let changes = RecentsTrim.changes(
             live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) })

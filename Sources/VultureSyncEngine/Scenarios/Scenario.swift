@@ -63,6 +63,8 @@ public enum ScenarioStep: Sendable {
     case advance(seconds: Int64, device: String?)
     /// The device's next request of `request` meets `fault`.
     case fault(device: String, request: FirestoreRequestKind, fault: FirestoreFault)
+    /// The device's next Storage request of `request` fails with `failure`.
+    case storageFault(device: String, request: StorageRequestKind, failure: CloudStorageError.Kind)
     /// The device's token changes (a RevenueCat entitlement arrives).
     case entitlements(device: String, [String])
     /// What must hold now.
@@ -85,6 +87,10 @@ public struct ScenarioExpectation: Sendable {
     public var objects: [String: Bool] = [:]
     /// The profile's `storageBytes`.
     public var storageBytes: Int64?
+    /// The number of live (not deleted) server documents per collection.
+    public var serverCounts: [SyncCollection: Int] = [:]
+    /// Per device, the number of writes of each commit it made since the previous `expect` step.
+    public var commits: [String: [Int]] = [:]
 }
 
 /// What a device row must hold.
@@ -250,8 +256,15 @@ struct ScenarioReader {
             let d: String? = m["device"] == nil ? nil : try device()
             return .advance(seconds: try integer(m["seconds"], p + "/seconds"), device: d)
         case "fault":
-            guard let kind = FirestoreRequestKind(rawValue: try string(m["request"], p + "/request")) else {
-                throw fail(p + "/request", "commit, query or get")
+            let request = try string(m["request"], p + "/request")
+            if let storage = StorageRequestKind(rawValue: request) {
+                guard let failure = CloudStorageError.Kind(rawValue: try string(m["fault"], p + "/fault")) else {
+                    throw fail(p + "/fault", "a Storage failure: unavailable, permissionDenied, resourceExhausted, …")
+                }
+                return .storageFault(device: try device(), request: storage, failure: failure)
+            }
+            guard let kind = FirestoreRequestKind(rawValue: request) else {
+                throw fail(p + "/request", "commit, query, get, upload, download or delete")
             }
             let text = try string(m["fault"], p + "/fault")
             let fault: FirestoreFault
@@ -318,6 +331,21 @@ struct ScenarioReader {
             }
         }
         if let bytes = m["storageBytes"] { e.storageBytes = try integer(bytes, p + "/storageBytes") }
+        if let counts = m["serverCounts"] {
+            for (name, n) in try map(counts, p + "/serverCounts") {
+                let cp = JSONPointer.appending(p + "/serverCounts", name)
+                e.serverCounts[try collection(.string(name), cp)] = Int(try integer(n, cp))
+            }
+        }
+        if let commits = m["commits"] {
+            for (device, sizes) in try map(commits, p + "/commits") {
+                let cp = JSONPointer.appending(p + "/commits", device)
+                guard devices.contains(device) else { throw fail(cp, "no device \(device)") }
+                e.commits[device] = try array(sizes, cp).enumerated().map { (i, n) throws(ScenarioError) in
+                    Int(try integer(n, cp + "/\(i)"))
+                }
+            }
+        }
         return e
     }
 }

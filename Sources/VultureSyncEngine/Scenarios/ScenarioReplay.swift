@@ -55,19 +55,23 @@ public enum ScenarioReplay {
     final class Device {
         let config: Scenario.Device
         let recorder: RecordingFirestore
+        let bucket: RecordingCloudStorage
         let store = InMemoryLocalStore()
+        /// How many of the recorder's requests the previous `expect` step saw.
+        var seenRequests = 0
         let clock: ManualClock
         var engine: SyncEngine
 
         init(_ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp) {
             self.config = config
             recorder = RecordingFirestore(backend.firestore)
+            bucket = RecordingCloudStorage(backend.storage)
             clock = ManualClock(start.adding(seconds: config.clockOffsetSeconds))
             engine = SyncEngine(
                 configuration: SyncConfiguration(
                     uid: uid, deviceId: "device-\(config.name)", platform: config.platform,
                     entitlements: config.entitlements),
-                database: recorder, storage: backend.storage, store: store, clock: clock.source)
+                database: recorder, storage: bucket, store: store, clock: clock.source)
         }
 
         func reconfigure(entitlements: [String], backend: ScenarioBackend) {
@@ -75,7 +79,7 @@ public enum ScenarioReplay {
             c.entitlements = entitlements
             let events = engine.events
             engine = SyncEngine(
-                configuration: c, database: recorder, storage: backend.storage, store: store, clock: clock.source)
+                configuration: c, database: recorder, storage: bucket, store: store, clock: clock.source)
             engine.events = events
         }
     }
@@ -161,6 +165,8 @@ public enum ScenarioReplay {
             }
         case .fault(let d, let request, let fault):
             device(d).recorder.inject(fault, next: request)
+        case .storageFault(let d, let request, let failure):
+            device(d).bucket.inject(failure, next: request)
         case .entitlements(let d, let list):
             device(d).reconfigure(entitlements: list, backend: backend)
         case .expect(let e):
@@ -221,6 +227,25 @@ public enum ScenarioReplay {
                 out.append(
                     "\(JSONPointer.appending(p + "/objects", path)): expected \(e.objects[path] == true ? "an object" : "none"), actual \(exists ? "an object" : "none")"
                 )
+            }
+        }
+        for collection in e.serverCounts.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let query = FirestoreQuery(parent: "users/\(uid)", collectionId: collection.rawValue)
+            let live = try backend.firestore.runQuery(query).filter { $0.fields["deleted"] != .boolean(true) }.count
+            if live != e.serverCounts[collection] {
+                out.append(
+                    "\(p)/serverCounts/\(collection.rawValue): expected \(e.serverCounts[collection] ?? 0), actual \(live)"
+                )
+            }
+        }
+        for name in devices.keys.sorted() {
+            guard let d = devices[name] else { continue }
+            let requests = d.recorder.requests
+            let sizes = requests[min(d.seenRequests, requests.count)...].filter { $0.kind == .commit }.map(
+                \.writes.count)
+            d.seenRequests = requests.count
+            if let want = e.commits[name], want != sizes {
+                out.append("\(p)/commits/\(name): expected \(want), actual \(sizes)")
             }
         }
         if let bytes = e.storageBytes {
