@@ -29,6 +29,10 @@ public struct FirestoreRequestRecord: Sendable, Hashable {
     public var target: String
     /// The fault it met, if any.
     public var fault: FirestoreFault?
+    /// Whether the caller got a successful answer (a commit acknowledged).
+    public var acknowledged: Bool = false
+    /// For an acknowledged commit: its commit time.
+    public var commitTime: FirestoreTimestamp?
 }
 
 /// A Firestore in front of another that records every request and injects queued faults: a commit
@@ -83,7 +87,8 @@ public final class RecordingFirestore: FirestoreDatabase, @unchecked Sendable {
 
     public func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
         let fault = take(.commit)
-        record(FirestoreRequestRecord(kind: .commit, writes: writes, target: "", fault: fault))
+        var entry = FirestoreRequestRecord(kind: .commit, writes: writes, target: "", fault: fault)
+        defer { record(entry) }
         switch fault {
         case .refuse(let status)?:
             throw FirestoreError(status, "injected: the commit is refused")
@@ -91,7 +96,10 @@ public final class RecordingFirestore: FirestoreDatabase, @unchecked Sendable {
             _ = try backend.commit(writes)
             throw FirestoreError(.unavailable, "injected: the commit was applied, its answer lost")
         case nil:
-            return try backend.commit(writes)
+            let result = try backend.commit(writes)
+            entry.acknowledged = true
+            entry.commitTime = result.commitTime
+            return result
         }
     }
 

@@ -166,7 +166,9 @@ extension SyncEngine {
         if let gz = store.blob(path) {
             do { return try IGCDownload.verify(gzipped: gz, flightId: id) } catch { throw .blob(error) }
         }
-        guard case .map(let igc)? = row.fields["igc"], igc["uploaded"] == .boolean(true) else { return nil }
+        guard case .map(let igc)? = row.fields["igc"],
+            igc["uploaded"] == .boolean(true) || configuration.has(.downloadBeforeUploaded)
+        else { return nil }
         let object: StorageObject?
         do { object = try storage.download(path) } catch { throw .download("\(error)") }
         guard let object else { return nil }

@@ -22,13 +22,15 @@ extension SyncEngine {
     func firstPageQuery(_ collection: SyncCollection) -> FirestoreQuery {
         var filters: [FirestoreQuery.Filter] = []
         if let cursor = store.state.cursors[collection] {
-            let from = cursor.adding(seconds: -SchemaConstants.pullOverlapSeconds)
-            filters.append(FirestoreQuery.Filter(Self.updatedAt, .greaterThanOrEqual, .timestamp(from)))
+            let overlap = configuration.has(.noOverlap) ? 0 : SchemaConstants.pullOverlapSeconds
+            let from = cursor.adding(seconds: -overlap)
+            let op: FirestoreQuery.Operator = configuration.has(.strictCursor) ? .greaterThan : .greaterThanOrEqual
+            filters.append(FirestoreQuery.Filter(Self.updatedAt, op, .timestamp(from)))
         }
         return FirestoreQuery(
             parent: "users/\(uid)", collectionId: collection.rawValue, filters: filters,
             orderBy: [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)],
-            limit: Int(SchemaConstants.pullPageSize))
+            limit: configuration.pageSize)
     }
 
     static let updatedAt = FieldPath(unchecked: ["updatedAt"])
@@ -47,8 +49,13 @@ extension SyncEngine {
             try commitStore()
             guard page.count == query.limit, let last = page.last, case .timestamp(let t)? = last.fields["updatedAt"]
             else { return }
-            query.startAt = FirestoreQuery.Cursor(
-                values: [.timestamp(t), .reference(database.database + "/documents/" + last.path)], before: false)
+            if configuration.has(.pagingByUpdatedAtAlone) {
+                query.filters = [FirestoreQuery.Filter(Self.updatedAt, .greaterThan, .timestamp(t))]
+                query.startAt = nil
+            } else {
+                query.startAt = FirestoreQuery.Cursor(
+                    values: [.timestamp(t), .reference(database.database + "/documents/" + last.path)], before: false)
+            }
         }
     }
 
@@ -71,6 +78,13 @@ extension SyncEngine {
             let merged = DocumentMerge.merge(
                 base: row.base, local: row.fields, remote: remote, collection: collection, context: context)
             row.fields = merged.document
+            if configuration.has(.clearDoesNotTravel), !merged.isTombstone {
+                for field in ["lastOpenedAt", "usedAt"] where row.fields[field] ?? .null == .null {
+                    if let agreed = row.base?[field], agreed != .null, remote[field] == agreed {
+                        row.fields[field] = agreed
+                    }
+                }
+            }
             row.deferredTaskId = merged.deferredTaskId
             row.base = remote
             row.baseUpdateTime = document.updateTime
@@ -114,6 +128,20 @@ extension SyncEngine {
         store.state.duplicatePassDone = true
     }
 
+    /// The injected bug `trimWithoutIdTieBreak`: the trim with equal instants in the order the rows
+    /// arrived on the device (their creation time), not by id.
+    static func trimByArrival(_ live: [LocalRow]) -> [RecentsTrimChange] {
+        let dated = live.compactMap { row -> (LocalRow, FirestoreTimestamp)? in
+            guard case .timestamp(let t)? = row.fields["lastOpenedAt"] else { return nil }
+            return (row, t)
+        }.sorted { a, b in a.1 != b.1 ? a.1 > b.1 : a.0.createdAt > b.0.createdAt }
+        return dated.dropFirst(Int(SchemaLimits.recentsMax)).map { row, _ in
+            RecentsTrimChange(
+                id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
+                reason: .cap)
+        }
+    }
+
     /// The ids of the live task rows on the device.
     func taskIdsOnDevice() -> Set<String> {
         Set(store.rows(.tasks).filter { !$0.isTombstone }.map(\.id))
@@ -141,8 +169,9 @@ extension SyncEngine {
         }
         try duplicatePass()
         let live = store.rows(.flights).filter { !$0.isTombstone }
-        let changes = RecentsTrim.changes(
+        var changes = RecentsTrim.changes(
             live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) })
+        if configuration.has(.trimWithoutIdTieBreak) { changes = Self.trimByArrival(live) }
         var cleared: [String] = []
         var tombstoned: [String] = []
         for change in changes {

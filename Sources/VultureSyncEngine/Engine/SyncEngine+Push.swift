@@ -36,19 +36,51 @@ extension SyncEngine {
             return (try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: precondition))
                 ?? .delete(path: path)
         }
-        var names: [String]
+        var paths: [[String]]
         if let base = row.base, base["deleted"] != .boolean(true) {
-            names = LocalRow.changedFields(from: base, to: row.fields)
-            if row.collection.hasCommonFields { names += Self.commonFieldNames }
+            paths = []
+            for name in LocalRow.changedFields(from: base, to: row.fields) {
+                // A map keyed by ids (settings values) is written per key, so two devices changing two
+                // keys do not overwrite each other's.
+                if Self.keyedMapFields.contains(name), case .map(let before)? = base[name],
+                    case .map(let after)? = row.fields[name]
+                {
+                    for key in Set(before.keys).union(after.keys) where before[key] != after[key] {
+                        paths.append([name, key])
+                    }
+                } else {
+                    paths.append([name])
+                }
+            }
+            if row.collection.hasCommonFields { paths += Self.commonFieldNames.map { [$0] } }
         } else {
-            names = Array(fields.keys)
+            paths = fields.keys.map { [$0] }
         }
         var masked: [String: FirestoreValue] = [:]
-        for name in Set(names) { masked[name] = fields[name] ?? .delete }
-        let mask = Set(names).sorted().compactMap { try? FieldPath([$0]) }
+        var mask: [FieldPath] = []
+        for p in Set(paths.map { $0.joined(separator: "\u{0}") }).sorted() {
+            let segments = p.components(separatedBy: "\u{0}")
+            guard let path = try? FieldPath(segments) else { continue }
+            mask.append(path)
+            let value = FirestoreValue.map(fields)[path: path] ?? .delete
+            if segments.count == 1 {
+                masked[segments[0]] = value
+            } else {
+                var inner = masked[segments[0]]?.mapValue ?? [:]
+                inner[segments[1]] = value
+                masked[segments[0]] = .map(inner)
+            }
+        }
         return (try? FirestoreWrite(path: path, fields: masked, mask: mask, precondition: precondition))
             ?? .delete(path: path)
     }
+
+    /// Top-level fields that are maps keyed by ids (`dictionary:` in `Spec/fields.tsv`: settings values).
+    static let keyedMapFields: Set<String> = Set(
+        SyncSchema.vulture.fields.filter {
+            if case .dictionary = $0.type { return true }
+            return false
+        }.map(\.name))
 
     /// Commits `writes` as one batch; on success every row gets its new base.
     func commitBatch(_ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite]) throws(SyncError)
@@ -78,13 +110,31 @@ extension SyncEngine {
     }
 
     /// The ordinary changes of a collection, batched: ≤ 400 writes and ≤ 4 MB estimated per batch.
+    /// A record the server never had is sent with the precondition that it does not exist: when
+    /// another device made it first the batch fails, the records are read and merged, and the batch
+    /// is sent again as changes (a blind full write would overwrite edits this device never saw).
     func pushChanges(_ collection: SyncCollection) throws(SyncError) {
+        var attempts = 0
+        while true {
+            do {
+                try pushChangesOnce(collection)
+                return
+            } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) && attempts < 3 {
+                attempts += 1
+                for row in store.rows(collection) where row.base == nil && row.isDirty {
+                    try reconcile(collection, id: row.id)
+                }
+            }
+        }
+    }
+
+    func pushChangesOnce(_ collection: SyncCollection) throws(SyncError) {
         var rows: [LocalRow] = []
         var writes: [FirestoreWrite] = []
         var bytes = 0
         for row in store.rows(collection)
         where row.isDirty && !(needsReservation(row) && !reservationBlocked(row)) && !isCountedTombstone(row) {
-            let w = write(for: row)
+            let w = write(for: row, precondition: row.base == nil ? .exists(false) : nil)
             let size = Self.estimatedBytes(w)
             if !writes.isEmpty
                 && (writes.count >= Int(SchemaLimits.engineBatchMaxWrites)
@@ -133,7 +183,8 @@ extension SyncEngine {
         }
     }
 
-    /// A tombstone whose server base still counts a blob in `storageBytes`.
+    /// A tombstone whose server base still holds a blob map: it goes in its own batch, with the
+    /// `storageBytes` change of what it releases.
     func isCountedTombstone(_ row: LocalRow) -> Bool {
         guard row.isTombstone, let kind = Self.blobKind(row.collection), let base = row.base,
             base["deleted"] != .boolean(true), case .map? = base[kind.mapField]
@@ -182,8 +233,9 @@ extension SyncEngine {
             var reserved = map
             reserved["uploaded"] = .boolean(false)
             row.fields[kind.mapField] = .map(reserved)
-            let precondition: FirestorePrecondition =
-                row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false)
+            let precondition: FirestorePrecondition? =
+                configuration.has(.reserveWithoutPrecondition)
+                ? nil : row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false)
             guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
             do {
                 _ = try commitBatch(
@@ -211,48 +263,49 @@ extension SyncEngine {
         try commitStore()
     }
 
-    /// Tombstones that lower `storageBytes`: each in its own batch with the decrement, under the
-    /// record's precondition; then the object is deleted (a map file's content only when no live
-    /// mapFiles document shares its hash).
+    /// Tombstones that lower `storageBytes`: each in its own batch with the decrement of the objects
+    /// it releases (``TombstoneRules/releasedObjects(collection:document:otherLiveDocuments:)``: a
+    /// map file's content object only when no other live mapFiles document on the server shares its
+    /// hash — a query on `contentHash`), under the record's precondition; then those objects are deleted.
     func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
-        guard let kind = Self.blobKind(collection) else { return }
+        guard Self.blobKind(collection) != nil else { return }
         for row in store.rows(collection) where isCountedTombstone(row) {
-            guard let base = row.base, case .map(let map)? = base[kind.mapField],
-                case .integer(let gz)? = map["gzBytes"],
-                let time = row.baseUpdateTime,
-                let profile = profileWrite(delta: -gz, collection: collection, id: row.id)
-            else { continue }
-            let path: String? =
-                if case .string(let p)? = map["path"] { p } else { nil }
+            guard let base = row.base, let time = row.baseUpdateTime else { continue }
+            let released = TombstoneRules.releasedObjects(
+                collection: collection, document: base, otherLiveDocuments: try sharingDocuments(collection, row, base))
+            var writes = [write(for: row, precondition: .updateTime(time))]
+            if released.storageBytesDelta != 0,
+                let profile = profileWrite(delta: released.storageBytesDelta, collection: collection, id: row.id)
+            {
+                writes.append(profile)
+            }
             do {
-                _ = try commitBatch(
-                    collection, rows: [row], writes: [write(for: row, precondition: .updateTime(time)), profile])
-                store.state.profile?["storageBytes"] = .integer(storageBytes - gz)
+                _ = try commitBatch(collection, rows: [row], writes: writes)
+                store.state.profile?["storageBytes"] = .integer(storageBytes + released.storageBytesDelta)
                 try commitStore()
             } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) {
                 try reconcile(collection, id: row.id)
                 continue
             }
-            if let path { try deleteObjectIfUnshared(path, kind: kind, base: base) }
+            for path in released.objectPaths {
+                do { try storage.delete(path) } catch { throw .storage(error) }
+                store.setBlob(nil, at: path)
+            }
+            try commitStore()
         }
     }
 
-    /// Deletes a blob's object after its record's tombstone: an IGC object always, a content object
-    /// only when no live mapFiles document shares its hash (a query on `contentHash`).
-    func deleteObjectIfUnshared(_ path: String, kind: StorageObjectKind, base: [String: FirestoreValue])
-        throws(SyncError)
+    /// The other live documents on the server that may share the row's Storage object: for a map
+    /// file, those with its `contentHash`; none otherwise.
+    func sharingDocuments(_ collection: SyncCollection, _ row: LocalRow, _ base: [String: FirestoreValue])
+        throws(SyncError) -> [[String: FirestoreValue]]
     {
-        if kind == .mapFileContent, let hash = base["contentHash"] {
-            let query = FirestoreQuery(
-                parent: "users/\(uid)", collectionId: SyncCollection.mapFiles.rawValue,
-                filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["contentHash"]), .equal, hash)])
-            let sharing = try firestore("query contentHash") { () throws(FirestoreError) in try database.runQuery(query)
-            }
-            if sharing.contains(where: { $0.fields["deleted"] != .boolean(true) }) { return }
-        }
-        do { try storage.delete(path) } catch { throw .storage(error) }
-        store.setBlob(nil, at: path)
-        try commitStore()
+        guard collection == .mapFiles, let hash = base["contentHash"], hash != .null else { return [] }
+        let query = FirestoreQuery(
+            parent: "users/\(uid)", collectionId: collection.rawValue,
+            filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["contentHash"]), .equal, hash)])
+        let docs = try firestore("query contentHash") { () throws(FirestoreError) in try database.runQuery(query) }
+        return docs.filter { $0.id != row.id }.map(\.fields)
     }
 
     /// Uploads every reserved object this device has (idempotent: `ifGenerationMatch=0`, an object

@@ -15,7 +15,8 @@ extension SyncEngine {
             let old = try firestore("purge query \(collection.rawValue)") { () throws(FirestoreError) in
                 try database.runQuery(query)
             }
-            let stale = old.filter { $0.fields["deleted"] == .boolean(true) }
+            let stale =
+                configuration.has(.purgeDeletesLive) ? old : old.filter { $0.fields["deleted"] == .boolean(true) }
             var purged: [String] = []
             var start = 0
             while start < stale.count {

@@ -15,15 +15,28 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// How many times a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL) is tried
     /// again before the sync gives up for now; writes are idempotent, so a retry is safe.
     public var retries: Int
+    /// Documents per pull page: `SchemaConstants.pullPageSize` (500); the simulation uses small pages
+    /// so that page edges happen with few documents.
+    public var pageSize: Int
+    /// Bugs to behave as if the engine had them (simulation and tests only; empty otherwise).
+    public var injectedBugs: Set<InjectedBug>
 
-    /// A configuration; `retries` defaults to 3.
-    public init(uid: String, deviceId: String, platform: Platform, entitlements: [String] = [], retries: Int = 3) {
+    /// A configuration; `retries` defaults to 3 and `pageSize` to the schema's page size.
+    public init(
+        uid: String, deviceId: String, platform: Platform, entitlements: [String] = [], retries: Int = 3,
+        pageSize: Int = Int(SchemaConstants.pullPageSize), injectedBugs: Set<InjectedBug> = []
+    ) {
         self.uid = uid
         self.deviceId = deviceId
         self.platform = platform
         self.entitlements = entitlements
         self.retries = retries
+        self.pageSize = max(1, pageSize)
+        self.injectedBugs = injectedBugs
     }
+
+    /// Whether the engine behaves as if it had `bug`.
+    func has(_ bug: InjectedBug) -> Bool { injectedBugs.contains(bug) }
 
     /// Whether the user is Pro (the claim holds `all`, schema §6): no storage cap.
     public var isPro: Bool { entitlements.contains(SchemaConstants.proEntitlement) }
