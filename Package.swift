@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
+        .executable(name: "vulture-simulate", targets: ["vulture-simulate"]),
         .executable(name: "vulture-goldens", targets: ["vulture-goldens"]),
         .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
     ],
@@ -46,6 +47,16 @@ let package = Package(
         .target(
             name: "VultureSyncEngine",
             dependencies: ["VultureSyncSchema", "VultureFirestore"]
+        ),
+        // A deterministic multi-device world with faults, invariants and shrinking.
+        .target(
+            name: "VultureSimulation",
+            dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"]
+        ),
+        // The simulation's command line.
+        .executableTarget(
+            name: "vulture-simulate",
+            dependencies: ["VultureSimulation", "VultureCommandLine"]
         ),
         // Test support that starts local servers (the Firestore emulator); kept out of the libraries an app imports.
         .target(
@@ -95,6 +106,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncEngineTests",
             dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureSimulationTests",
+            dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore"]
         ),
         .testTarget(
             name: "VultureFirestoreTests",

@@ -65,6 +65,13 @@ public final class RecordingFirestore: FirestoreDatabase, @unchecked Sendable {
         return log
     }
 
+    /// Drops every queued fault.
+    public func clearFaults() {
+        lock.lock()
+        defer { lock.unlock() }
+        faults.removeAll()
+    }
+
     /// Forgets the recorded requests (queued faults stay).
     public func clearRequests() {
         lock.lock()
@@ -145,6 +152,13 @@ public final class RecordingCloudStorage: CloudStorage, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         faults.append((kind, failure))
+    }
+
+    /// Drops every queued failure.
+    public func clearFaults() {
+        lock.lock()
+        defer { lock.unlock() }
+        faults.removeAll()
     }
 
     /// Every request so far: its kind and object path.

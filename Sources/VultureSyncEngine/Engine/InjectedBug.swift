@@ -15,7 +15,8 @@ public enum InjectedBug: String, Sendable, Hashable, CaseIterable {
     case trimWithoutIdTieBreak
     /// A retried reservation is sent without its precondition: a lost answer counts the blob twice.
     case reserveWithoutPrecondition
-    /// The purge deletes every document with a `deletedAt` older than the retention, live or not.
+    /// The purge asks for documents not edited for the retention (`clientUpdatedAt`), not for old
+    /// tombstones (`deletedAt`), and deletes them live or not.
     case purgeDeletesLive
     /// A flight's file is downloaded whenever its blob map exists, before `uploaded` is true.
     case downloadBeforeUploaded

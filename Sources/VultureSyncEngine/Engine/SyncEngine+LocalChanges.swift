@@ -113,7 +113,7 @@ extension SyncEngine {
         if record["createdAt"] == nil { record["createdAt"] = .timestamp(clock()) }
         _ = try save(.flights, id: id, changes: record)
         guard var row = store.row(.flights, id: id) else { return id }
-        row.pendingBlobMap = built.map.firestoreValue(form: .stored)
+        attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "igc")
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
         return id
@@ -130,13 +130,35 @@ extension SyncEngine {
         var record = fields
         record["contentHash"] = .string(built.contentHash)
         record["content"] = .null
+        let expectedId: String
+        do throws(DocumentIdError) {
+            expectedId = try DocumentIds.documentId(collection: .mapFiles, fields: record).id
+        } catch {
+            throw .id(error)
+        }
+        // The same file imported again is the same document: nothing changes.
+        if let row = store.row(.mapFiles, id: expectedId), !row.isTombstone { return expectedId }
         if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
-        let id = try save(.mapFiles, changes: record)
+        let id = try save(.mapFiles, id: expectedId, changes: record)
         guard var row = store.row(.mapFiles, id: id) else { return id }
-        row.pendingBlobMap = built.map.firestoreValue(form: .stored)
+        attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "content")
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
         return id
+    }
+
+    /// A file on the device for a new or re-imported row: when the server still holds the record
+    /// live with this object (a delete and a re-import before any push), its map is kept — the object
+    /// is reserved and counted already; otherwise the map waits to be reserved by the next push.
+    func attachBlob(_ row: inout LocalRow, map: FirestoreValue, mapField: String) {
+        if let base = row.base, base["deleted"] != .boolean(true), case .map(let agreed)? = base[mapField],
+            agreed["path"] == map.mapValue?["path"]
+        {
+            row.fields[mapField] = .map(agreed)
+            row.pendingBlobMap = nil
+        } else {
+            row.pendingBlobMap = map
+        }
     }
 
     /// Deletes a record: its row becomes a tombstone (the common fields, `deleted: true` and

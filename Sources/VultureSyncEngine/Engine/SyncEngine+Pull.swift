@@ -11,11 +11,44 @@ extension SyncEngine {
     /// - Throws: ``SyncError``; the pages applied before the error stay applied.
     public func pull() throws(SyncError) {
         try checkPause()
+        forgetAgreementAfterLongAbsence()
         for collection in Self.pullOrder {
             try pull(collection)
         }
         try pullProfile()
         try afterPull()
+        store.state.lastPullAt = clock()
+        try commitStore()
+    }
+
+    /// A device away longer than the tombstone retention may have missed a delete whose tombstone is
+    /// purged: it pulls everything again and treats its rows as unknown to the server, so a record
+    /// the server lost is pushed back (schema §5.4 accepts that a deleted flight comes back then).
+    func forgetAgreementAfterLongAbsence() {
+        guard let last = store.state.lastPullAt,
+            clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
+        else { return }
+        store.state.cursors = [:]
+        for collection in SyncCollection.allCases where collection != .users {
+            for var row in store.rows(collection) {
+                if row.isTombstone {
+                    store.remove(collection, id: row.id)
+                    continue
+                }
+                row.base = nil
+                row.baseUpdateTime = nil
+                // Its object may be gone with a purged tombstone: the map is reserved again from the
+                // file on the device (a document still on the server keeps its own map in the merge).
+                if let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
+                    row.fields[kind.mapField] = .null
+                    if let path = blobPath(row), store.blob(path) != nil {
+                        map["uploaded"] = .boolean(false)
+                        row.pendingBlobMap = .map(map)
+                    }
+                }
+                store.put(row)
+            }
+        }
     }
 
     /// The pull query's first page: `updatedAt >= cursor − overlap`, or every document without a cursor.
@@ -67,17 +100,28 @@ extension SyncEngine {
         try commitStore()
     }
 
-    /// Merges one pulled document into its row (schema §5.3–§5.5) and moves the cursor; applying a
-    /// document twice changes nothing.
-    func apply(_ document: FirestoreDocument, collection: SyncCollection) {
+    /// Merges one pulled document into its row (schema §5.3–§5.5) and, for a pull, moves the cursor
+    /// (a document read on its own — a reconciliation — does not: the cursor means every document up
+    /// to it was pulled); applying a document twice changes nothing.
+    func apply(_ document: FirestoreDocument, collection: SyncCollection, movesCursor: Bool = true) {
         let remote = document.fields
         if var row = store.row(collection, id: document.id) {
+            // Only a row the server never had live (new, or made again after the tombstone arrived)
+            // can outlive a remote delete: a row already on the server was deleted after it was made,
+            // whatever the device clocks say (schema §5.4, without trusting a skewed clock).
+            let recreated = row.base == nil || row.base?["deleted"] == .boolean(true)
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
-                localCreatedAt: row.createdAt)
+                localCreatedAt: recreated ? row.createdAt : nil)
             let merged = DocumentMerge.merge(
                 base: row.base, local: row.fields, remote: remote, collection: collection, context: context)
             row.fields = merged.document
+            if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
+                // The tombstone's delete removed the object: it is reserved and uploaded again.
+                map["uploaded"] = .boolean(false)
+                row.pendingBlobMap = .map(map)
+                row.fields[kind.mapField] = .null
+            }
             if configuration.has(.clearDoesNotTravel), !merged.isTombstone {
                 for field in ["lastOpenedAt", "usedAt"] where row.fields[field] ?? .null == .null {
                     if let agreed = row.base?[field], agreed != .null, remote[field] == agreed {
@@ -103,7 +147,8 @@ extension SyncEngine {
             }
             store.put(row)
         }
-        if case .timestamp(let t)? = remote["updatedAt"], t > (store.state.cursors[collection] ?? .minimum) {
+        if movesCursor, case .timestamp(let t)? = remote["updatedAt"], t > (store.state.cursors[collection] ?? .minimum)
+        {
             store.state.cursors[collection] = t
         }
     }

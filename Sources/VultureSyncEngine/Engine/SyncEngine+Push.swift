@@ -93,7 +93,15 @@ extension SyncEngine {
         events.append(.committed(collection, writes: writes.count, estimatedBytes: bytes))
         for (index, var row) in rows.enumerated() {
             var agreed = row.fields
-            if let time = result.commitTime, row.collection.hasCommonFields { agreed["updatedAt"] = .timestamp(time) }
+            let written = result.writeResults.indices.contains(index) ? result.writeResults[index] : nil
+            if row.collection.hasCommonFields {
+                // updatedAt is the record write's one transform: its result is the stored value.
+                if case .timestamp(let t)? = written?.transformResults.first {
+                    agreed["updatedAt"] = .timestamp(t)
+                } else if let time = result.commitTime {
+                    agreed["updatedAt"] = .timestamp(time)
+                }
+            }
             row.fields = agreed
             row.base = agreed
             row.baseUpdateTime =
@@ -257,7 +265,14 @@ extension SyncEngine {
     func reconcile(_ collection: SyncCollection, id: String) throws(SyncError) {
         let path = "users/\(uid)/\(collection.rawValue)/\(id)"
         let document = try firestore("get \(path)") { () throws(FirestoreError) in try database.get(path) }
-        if let document { apply(document, collection: collection) }
+        if let document {
+            apply(document, collection: collection, movesCursor: false)
+        } else if var row = store.row(collection, id: id) {
+            // The server has no such document (a purged tombstone): nothing is agreed any more.
+            row.base = nil
+            row.baseUpdateTime = nil
+            store.put(row)
+        }
         try pullProfile()
         events.append(.reconciled(collection, id: id))
         try commitStore()

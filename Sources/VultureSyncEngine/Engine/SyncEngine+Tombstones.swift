@@ -4,19 +4,27 @@ import VultureSyncSchema
 extension SyncEngine {
     /// The 90-day purge (schema §5.4): tombstones whose `deletedAt` is older than the retention are
     /// removed locally and deleted in Firestore (the single-field query `deletedAt < now − 90 days`,
-    /// in batches of at most 400 deletes).
+    /// in batches of at most 400 deletes). A tombstone is purged only once it has also been on the
+    /// server for the retention (its `updatedAt` older than the cutoff, checked on the query's
+    /// results): a delete pushed late by a device that was away still reaches every device that
+    /// syncs within the retention (Spec/pins.tsv `purgeAfterServerRetention`).
     /// - Throws: ``SyncError``.
     public func purgeTombstones() throws(SyncError) {
         let cutoff = clock().adding(seconds: -SchemaConstants.tombstoneRetentionDays * 86_400)
         for collection in SyncCollection.pushOrder where collection.hasCommonFields {
+            let field = configuration.has(.purgeDeletesLive) ? "clientUpdatedAt" : "deletedAt"
             let query = FirestoreQuery(
                 parent: "users/\(uid)", collectionId: collection.rawValue,
-                filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["deletedAt"]), .lessThan, .timestamp(cutoff))])
+                filters: [FirestoreQuery.Filter(FieldPath(unchecked: [field]), .lessThan, .timestamp(cutoff))])
             let old = try firestore("purge query \(collection.rawValue)") { () throws(FirestoreError) in
                 try database.runQuery(query)
             }
             let stale =
-                configuration.has(.purgeDeletesLive) ? old : old.filter { $0.fields["deleted"] == .boolean(true) }
+                configuration.has(.purgeDeletesLive)
+                ? old
+                : old.filter {
+                    $0.fields["deleted"] == .boolean(true) && Self.older($0.fields["updatedAt"], than: cutoff)
+                }
             var purged: [String] = []
             var start = 0
             while start < stale.count {
@@ -29,7 +37,9 @@ extension SyncEngine {
                 start += chunk.count
             }
             for row in store.rows(collection) where row.isTombstone && !row.isDirty {
-                if case .timestamp(let t)? = row.fields["deletedAt"], t < cutoff {
+                if case .timestamp(let t)? = row.fields["deletedAt"], t < cutoff,
+                    Self.older(row.fields["updatedAt"], than: cutoff)
+                {
                     store.remove(collection, id: row.id)
                     if !purged.contains(row.id) { purged.append(row.id) }
                 }
@@ -37,5 +47,11 @@ extension SyncEngine {
             if !purged.isEmpty { events.append(.purged(collection, ids: purged.sorted())) }
             try commitStore()
         }
+    }
+
+    /// Whether a timestamp field is before `cutoff` (an absent one is not).
+    static func older(_ value: FirestoreValue?, than cutoff: FirestoreTimestamp) -> Bool {
+        guard case .timestamp(let t)? = value else { return false }
+        return t < cutoff
     }
 }

@@ -95,7 +95,7 @@ public enum SyncEvent: Sendable, Hashable {
 /// Deterministic: the device clock and every backend are injected; rows are walked by id.
 public final class SyncEngine {
     /// Who syncs.
-    public let configuration: SyncConfiguration
+    public internal(set) var configuration: SyncConfiguration
     /// The Firestore the engine talks to.
     public let database: FirestoreDatabase
     /// The Cloud Storage bucket.
@@ -120,6 +120,12 @@ public final class SyncEngine {
     }
 
     var uid: String { configuration.uid }
+
+    /// The ID token was refreshed: its `revenueCatEntitlements` claim now lists `entitlements`
+    /// (RevenueCat's webhook changed it; schema §6). The next push checks the cap with it.
+    public func refreshToken(entitlements: [String]) {
+        configuration.entitlements = entitlements
+    }
 
     // MARK: - Sync
 

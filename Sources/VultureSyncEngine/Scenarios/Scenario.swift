@@ -22,6 +22,14 @@ public struct Scenario: Sendable {
         public var entitlements: [String]
         /// Its clock's offset from the server's, in seconds (skew).
         public var clockOffsetSeconds: Int64
+
+        /// A device as given.
+        public init(name: String, platform: Platform, entitlements: [String] = [], clockOffsetSeconds: Int64 = 0) {
+            self.name = name
+            self.platform = platform
+            self.entitlements = entitlements
+            self.clockOffsetSeconds = clockOffsetSeconds
+        }
     }
 
     /// The stable case id (`scenario.pull.page-edge`).

@@ -75,12 +75,7 @@ public enum ScenarioReplay {
         }
 
         func reconfigure(entitlements: [String], backend: ScenarioBackend) {
-            var c = engine.configuration
-            c.entitlements = entitlements
-            let events = engine.events
-            engine = SyncEngine(
-                configuration: c, database: recorder, storage: bucket, store: store, clock: clock.source)
-            engine.events = events
+            engine.refreshToken(entitlements: entitlements)
         }
     }
 
@@ -143,8 +138,12 @@ public enum ScenarioReplay {
                 failures.append("\(p)/error: expected \(expected), actual \(outcome ?? "success")")
             }
         case .restart(let d):
-            device(d).store.crash()
-            device(d).reconfigure(entitlements: device(d).engine.configuration.entitlements, backend: backend)
+            // The process restarts: the store keeps what it committed, the engine starts afresh.
+            let dev = device(d)
+            dev.store.crash()
+            dev.engine = SyncEngine(
+                configuration: dev.engine.configuration, database: dev.recorder, storage: dev.bucket, store: dev.store,
+                clock: dev.clock.source)
         case .serverCommit(let writes, let late):
             var sent = writes
             if let late {

@@ -100,6 +100,7 @@ public final class FileLocalStore: LocalStore {
             "state": .map([
                 "cursors": .map(cursors), "pausedUntil": s.pausedUntil.map { .timestamp($0) } ?? .null,
                 "profile": s.profile.map { .map($0) } ?? .null, "duplicatePassDone": .boolean(s.duplicatePassDone),
+                "lastPullAt": s.lastPullAt.map { .timestamp($0) } ?? .null,
             ]),
         ])
     }
@@ -144,6 +145,7 @@ public final class FileLocalStore: LocalStore {
         if case .timestamp(let t)? = state["pausedUntil"] { s.pausedUntil = t }
         if case .map(let p)? = state["profile"] { s.profile = p }
         s.duplicatePassDone = state["duplicatePassDone"] == .boolean(true)
+        if case .timestamp(let t)? = state["lastPullAt"] { s.lastPullAt = t }
         store.state = s
     }
 }

@@ -79,6 +79,9 @@ public struct EngineState: Sendable, Hashable {
     public var profile: [String: FirestoreValue]?
     /// Whether the one-time R4 duplicate pass ran (iOS's first full pull; a local flag, not synced).
     public var duplicatePassDone = false
+    /// When the last pull finished (device clock): a device away longer than the tombstone retention
+    /// cannot trust what it agreed with the server (tombstones it never saw may be purged).
+    public var lastPullAt: FirestoreTimestamp?
 
     /// Empty state.
     public init() {}

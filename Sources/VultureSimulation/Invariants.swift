@@ -1,0 +1,250 @@
+import Foundation
+import VultureFirestore
+import VultureSyncEngine
+import VultureSyncSchema
+
+/// The properties every run must keep (README "The simulation").
+public enum Invariant: String, Sendable, Hashable, CaseIterable {
+    /// At quiescence every device holds exactly the server's documents.
+    case convergence
+    /// An edit the server acknowledged is on the server at quiescence unless a later edit of the same
+    /// field (by `clientUpdatedAt`) or a delete replaced it.
+    case acknowledgedEditKept
+    /// `inLogbook` and a blob map's `uploaded` never go from true to false on a live document.
+    case orFlagNeverDrops
+    /// `importedAt` never moves later.
+    case importedAtNeverLater
+    /// `summary.analysisVersion` never drops.
+    case analysisVersionNeverDrops
+    /// A live document's blob map is never dropped.
+    case blobMapKept
+    /// `uploaded: true` means the object exists and its gunzipped bytes hash to the record's id or hash.
+    case uploadedObjectExists
+    /// `storageBytes` equals the gzipped sizes of the distinct objects live documents reserve.
+    case storageBytesCounted
+    /// `storageBytes` stays under the cap without Pro.
+    case storageCap
+    /// Every batch holds at most 400 writes and 4 MB estimated.
+    case batchLimits
+    /// Within one push, collections are pushed in order.
+    case pushOrder
+    /// A tombstone comes back only by a re-import (or from a device offline for more than 90 days).
+    case noResurrection
+    /// At most 50 flights carry `lastOpenedAt`, the same set on every device, at quiescence.
+    case recents
+    /// The same seed gives the same trace.
+    case determinism
+}
+
+/// An invariant that did not hold: which, at which step, and what was seen.
+public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The invariant.
+    public var invariant: Invariant
+    /// What was seen, for a person.
+    public var message: String
+
+    /// `invariant: message`.
+    public var description: String { "\(invariant.rawValue): \(message)" }
+}
+
+/// Checks the invariants of a world step by step: it keeps the previous server state for the
+/// properties that compare two moments.
+struct InvariantChecker {
+    let uid: String
+    var previous: [String: FirestoreDocument] = [:]
+    /// Paths that may come back to life: re-imported or re-created after their delete.
+    var revivalsAllowed: Set<String> = []
+
+    init(uid: String) { self.uid = uid }
+
+    static func blobMaps(_ doc: FirestoreDocument) -> [(kind: StorageObjectKind, map: [String: FirestoreValue])] {
+        StorageObjectKind.allCases.compactMap { kind in
+            guard
+                doc.path.contains(
+                    "/\(SyncCollection.allCases.first { $0.documentType == kind.recordType }?.rawValue ?? "")/"),
+                case .map(let m)? = doc.fields[kind.mapField]
+            else { return nil }
+            return (kind, m)
+        }
+    }
+
+    static func isLive(_ doc: FirestoreDocument?) -> Bool {
+        doc.map { $0.fields["deleted"] != .boolean(true) } ?? false
+    }
+
+    /// The properties of the server state now and since the previous step.
+    mutating func afterStep(
+        documents: [FirestoreDocument], storage: InMemoryCloudStorage, pro: Bool, newCommits: [[FirestoreWrite]],
+        pushes: [[[FirestoreWrite]]]
+    ) -> [InvariantViolation] {
+        var out: [InvariantViolation] = []
+        let now = Dictionary(documents.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        for (path, after) in now.sorted(by: { $0.key < $1.key }) {
+            guard let before = previous[path] else { continue }
+            if !Self.isLive(before) && Self.isLive(after) && !revivalsAllowed.contains(path) {
+                out.append(
+                    InvariantViolation(invariant: .noResurrection, message: "\(path) came back after its delete"))
+            }
+            guard Self.isLive(before) && Self.isLive(after) else { continue }
+            if before.fields["inLogbook"] == .boolean(true) && after.fields["inLogbook"] == .boolean(false) {
+                out.append(InvariantViolation(invariant: .orFlagNeverDrops, message: "\(path) inLogbook true → false"))
+            }
+            if case .timestamp(let a)? = before.fields["importedAt"],
+                case .timestamp(let b)? = after.fields["importedAt"],
+                b > a, !revivalsAllowed.contains(path)
+            {
+                out.append(
+                    InvariantViolation(
+                        invariant: .importedAtNeverLater, message: "\(path) importedAt \(a.rfc3339) → \(b.rfc3339)"))
+            }
+            if case .integer(let a)? = before.fields["summary"]?.mapValue?["analysisVersion"],
+                case .integer(let b)? = after.fields["summary"]?.mapValue?["analysisVersion"], b < a
+            {
+                out.append(
+                    InvariantViolation(
+                        invariant: .analysisVersionNeverDrops, message: "\(path) analysisVersion \(a) → \(b)"))
+            }
+            for (kind, map) in Self.blobMaps(before) {
+                guard case .map(let newMap)? = after.fields[kind.mapField] else {
+                    out.append(
+                        InvariantViolation(invariant: .blobMapKept, message: "\(path) lost its \(kind.mapField) map"))
+                    continue
+                }
+                if map["path"] == newMap["path"], map["uploaded"] == .boolean(true),
+                    newMap["uploaded"] != .boolean(true)
+                {
+                    out.append(
+                        InvariantViolation(
+                            invariant: .orFlagNeverDrops, message: "\(path) \(kind.mapField).uploaded true → false"))
+                }
+            }
+        }
+        // Uploaded objects exist with the right bytes; storageBytes counts each live object once.
+        var counted: [String: Int64] = [:]
+        for doc in documents where Self.isLive(doc) {
+            for (kind, map) in Self.blobMaps(doc) {
+                guard case .string(let objectPath)? = map["path"] else { continue }
+                if case .integer(let gz)? = map["gzBytes"] { counted[objectPath] = gz }
+                guard map["uploaded"] == .boolean(true) else { continue }
+                guard let object = (try? storage.download(objectPath)) ?? nil else {
+                    out.append(
+                        InvariantViolation(
+                            invariant: .uploadedObjectExists,
+                            message:
+                                "\(doc.path) says uploaded (written by \(doc.fields["updatedBy"] ?? .null)), \(objectPath) is missing"
+                        ))
+                    continue
+                }
+                let expected: String? = kind == .igc ? doc.id : doc.fields["contentHash"]?.stringValue
+                if let expected,
+                    let raw = try? Gzip.decompress(object.bytes, maximumOutputBytes: SchemaLimits.igcImportMaxRawBytes),
+                    SHA256Stream.hexDigest(of: raw) != expected
+                {
+                    out.append(
+                        InvariantViolation(
+                            invariant: .uploadedObjectExists, message: "\(objectPath) does not hash to \(expected)"))
+                }
+            }
+        }
+        if case .integer(let bytes)? = now["users/\(uid)"]?.fields["storageBytes"] {
+            let expected = counted.values.reduce(0, +)
+            if bytes != expected {
+                out.append(
+                    InvariantViolation(
+                        invariant: .storageBytesCounted,
+                        message: "storageBytes \(bytes), the live objects hold \(expected)"))
+            }
+            if !pro && bytes > SchemaLimits.storageCapBytes {
+                out.append(
+                    InvariantViolation(
+                        invariant: .storageCap, message: "storageBytes \(bytes) over the cap without Pro"))
+            }
+        }
+        for writes in newCommits {
+            let bytes = writes.reduce(0) { $0 + StorageSize.document(path: $1.path ?? "", fields: $1.fields ?? [:]) }
+            if writes.count > Int(SchemaLimits.engineBatchMaxWrites)
+                || bytes > Int(SchemaLimits.engineBatchMaxPayloadBytes)
+            {
+                out.append(
+                    InvariantViolation(
+                        invariant: .batchLimits, message: "a batch of \(writes.count) writes, \(bytes) bytes"))
+            }
+        }
+        // Push order: within one device's sync, the collections of its record writes never go back
+        // (the purge's deletes and the profile's own writes aside).
+        let order = SyncCollection.pushOrder
+        for sync in pushes {
+            var last = -1
+            for writes in sync {
+                guard let first = writes.first(where: { !$0.isDelete && $0.path != "users/\(uid)" }),
+                    let c = Self.collection(of: first.path ?? ""), let rank = order.firstIndex(of: c)
+                else { continue }
+                if rank < last {
+                    out.append(
+                        InvariantViolation(
+                            invariant: .pushOrder, message: "\(c.rawValue) pushed after a later collection"))
+                }
+                last = max(last, rank)
+            }
+        }
+        previous = now
+        return out
+    }
+
+    /// The collection of a document path `users/{uid}/{collection}/{id}`.
+    static func collection(of path: String) -> SyncCollection? {
+        let parts = path.split(separator: "/")
+        return parts.count == 4 ? SyncCollection(rawValue: String(parts[2])) : nil
+    }
+
+    /// Convergence and the recents at quiescence.
+    func atQuiescence(documents: [FirestoreDocument], devices: [(name: String, store: LocalStore)])
+        -> [InvariantViolation]
+    {
+        var out: [InvariantViolation] = []
+        let server = Dictionary(
+            documents.filter { Self.collection(of: $0.path) != nil }.map { ($0.path, $0.fields) },
+            uniquingKeysWith: { a, _ in a })
+        for (name, store) in devices {
+            var rows: [String: [String: FirestoreValue]] = [:]
+            for c in SyncCollection.allCases where c != .users {
+                for row in store.rows(c) { rows["users/\(uid)/\(c.rawValue)/\(row.id)"] = row.fields }
+            }
+            for path in Set(server.keys).union(rows.keys).sorted() {
+                let a = server[path]
+                let b = rows[path]
+                guard a != b else { continue }
+                let message: String
+                if a == nil {
+                    message = "device \(name) has \(path), the server does not"
+                } else if b == nil {
+                    message = "the server has \(path), device \(name) does not"
+                } else {
+                    let keys = Set(a!.keys).union(b!.keys).filter { a?[$0] != b?[$0] }.sorted()
+                    message =
+                        "device \(name) differs from the server at \(path): "
+                        + keys.prefix(3).map { "\($0) server \(a?[$0] ?? .null), device \(b?[$0] ?? .null)" }.joined(
+                            separator: "; ")
+                }
+                out.append(InvariantViolation(invariant: .convergence, message: message))
+                break
+            }
+        }
+        let recents = server.filter { path, fields in
+            path.contains("/flights/") && fields["deleted"] != .boolean(true)
+                && (fields["lastOpenedAt"] ?? .null) != .null
+        }
+        if recents.count > Int(SchemaLimits.recentsMax) {
+            out.append(InvariantViolation(invariant: .recents, message: "\(recents.count) flights carry lastOpenedAt"))
+        }
+        return out
+    }
+}
+
+extension FirestoreValue {
+    /// The string, when this is one.
+    var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}

@@ -1,0 +1,578 @@
+import Foundation
+import VultureFirestore
+import VultureSyncEngine
+import VultureSyncSchema
+
+/// How one run is set up.
+public struct SimulationOptions: Sendable, Hashable {
+    /// The seed every decision comes from.
+    public var seed: UInt64
+    /// How many random steps before the quiescent phase.
+    public var steps: Int
+    /// A bug the engines behave as if they had (nil: the reference engine as it is).
+    public var injectedBug: InjectedBug?
+
+    /// Options; 80 steps by default.
+    public init(seed: UInt64, steps: Int = 80, injectedBug: InjectedBug? = nil) {
+        self.seed = seed
+        self.steps = steps
+        self.injectedBug = injectedBug
+    }
+}
+
+/// What one run did and whether an invariant broke.
+public struct SimulationOutcome: Sendable {
+    /// The options.
+    public var options: SimulationOptions
+    /// Every decision, in order: replaying them gives the same run.
+    public var choices: [Int]
+    /// What happened, one line per step (the actions, their outcomes and the engines' events).
+    public var trace: [String]
+    /// The steps as scenario steps (for a failing run's scenario golden).
+    public var steps: [ScenarioStep]
+    /// The devices of the run.
+    public var devices: [Scenario.Device]
+    /// The server clock at the start.
+    public var start: FirestoreTimestamp
+    /// The first invariant that broke, and at which step (nil: every invariant held).
+    public var failure: (step: Int, violation: InvariantViolation)?
+
+    /// SHA-256 of the trace: the same seed gives the same hash.
+    public var traceHash: String { SHA256Stream.hexDigest(of: Array(trace.joined(separator: "\n").utf8)) }
+}
+
+/// One simulated run: 2–4 devices of either platform with skewed clocks, a virtual server clock,
+/// random user actions, syncs and faults drawn from one ``ChoiceTape``, the invariants checked
+/// after every step and at quiescence.
+public enum Simulation {
+    static let uid = "u1"
+    static let start = (try? FirestoreTimestamp(seconds: 1_792_504_987)) ?? .minimum
+
+    /// Runs the options' seed, or replays `tape` (a recorded or shrunk list of decisions).
+    public static func run(_ options: SimulationOptions, tape: [Int]? = nil) -> SimulationOutcome {
+        var world = World(
+            options: options, tape: tape.map(ChoiceTape.init(replaying:)) ?? ChoiceTape(seed: options.seed))
+        return world.run()
+    }
+
+    /// A synthetic IGC file: header and fixes that differ by `index` (the pool of flights a run imports).
+    static func igcFile(_ index: Int) -> Data {
+        var lines = ["AXSM\(String(format: "%03d", index))", "HFDTE\(String(format: "%02d", 1 + index % 28))1026"]
+        lines.append("HFPLTPILOTINCHARGE:Pilot \(index % 5)")
+        lines.append("HFGTYGLIDERTYPE:LS\(index % 9)")
+        for k in 0..<6 {
+            lines.append(
+                String(
+                    format: "B1%05d5206%03dN00006%03dWA%05d%05d", 10_000 + 37 * k + index, k, index % 1000, 500 + k,
+                    510 + k))
+        }
+        return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+
+    /// A synthetic map file's content.
+    static func mapContent(_ index: Int) -> Data {
+        Data("name,code,country,lat,lon,elev,style\n\"Field \(index)\",F\(index),DE,5000.000N,00600.000E,200m,2\n".utf8)
+    }
+}
+
+/// The simulated world of one run.
+struct World {
+    final class Device {
+        let config: Scenario.Device
+        let recorder: RecordingFirestore
+        let bucket: RecordingCloudStorage
+        let store = InMemoryLocalStore()
+        let clock: ManualClock
+        var engine: SyncEngine
+        var seenRequests = 0
+        /// When it last synced (server time), for the offline-for-90-days case.
+        var lastSync: FirestoreTimestamp
+
+        init(_ config: Scenario.Device, backend: InMemoryScenarioBackend, pageSize: Int, bug: InjectedBug?) {
+            self.config = config
+            recorder = RecordingFirestore(backend.memory)
+            bucket = RecordingCloudStorage(backend.bucket)
+            clock = ManualClock(backend.clock.now.adding(seconds: config.clockOffsetSeconds))
+            lastSync = backend.clock.now
+            engine = SyncEngine(
+                configuration: SyncConfiguration(
+                    uid: Simulation.uid, deviceId: "device-\(config.name)", platform: config.platform,
+                    entitlements: config.entitlements, pageSize: pageSize, injectedBugs: bug.map { [$0] } ?? []),
+                database: recorder, storage: bucket, store: store, clock: clock.source)
+        }
+
+        func restart() {
+            store.crash()
+            engine = SyncEngine(
+                configuration: engine.configuration, database: recorder, storage: bucket, store: store,
+                clock: clock.source)
+        }
+    }
+
+    let options: SimulationOptions
+    var tape: ChoiceTape
+    let backend = InMemoryScenarioBackend(start: Simulation.start)
+    var devices: [Device] = []
+    var checker = InvariantChecker(uid: Simulation.uid)
+    var trace: [String] = []
+    var steps: [ScenarioStep] = []
+    var pro = false
+    /// Acknowledged record writes: path → field → (value, clientUpdatedAt), the latest by clock.
+    var acknowledged: [String: [String: (FirestoreValue, FirestoreTimestamp)]] = [:]
+    /// Paths that were ever tombstoned (the acknowledged-edit check leaves them out).
+    var everDeleted: Set<String> = []
+    /// The first step invariant broken during the quiet end.
+    var quiescenceFailure: InvariantViolation?
+
+    init(options: SimulationOptions, tape: ChoiceTape) {
+        self.options = options
+        self.tape = tape
+    }
+
+    mutating func run() -> SimulationOutcome {
+        let count = 2 + tape.below(3)
+        let pageSize = 2 + tape.below(5)
+        var configs: [Scenario.Device] = []
+        for i in 0..<count {
+            let name = String(UnicodeScalar(UInt8(97 + i)))
+            configs.append(
+                Scenario.Device(
+                    name: name, platform: tape.chance(50) ? .android : .ios, entitlements: [],
+                    clockOffsetSeconds: Int64(tape.below(301)) - 150))
+        }
+        devices = configs.map { Device($0, backend: backend, pageSize: pageSize, bug: options.injectedBug) }
+        trace.append(
+            "devices \(configs.map { "\($0.name):\($0.platform.rawValue)\($0.clockOffsetSeconds)" }) page \(pageSize)")
+        if tape.chance(30) { placeBallast() }
+        var failure: (Int, InvariantViolation)?
+        for index in 0..<options.steps {
+            step()
+            if let v = checkStep() {
+                failure = (index, v)
+                break
+            }
+        }
+        if failure == nil {
+            quiesce()
+            if let v = quiescenceFailure ?? checkQuiescence() { failure = (options.steps, v) }
+        }
+        return SimulationOutcome(
+            options: options, choices: tape.recorded, trace: trace, steps: steps, devices: configs,
+            start: Simulation.start, failure: failure)
+    }
+
+    /// A reserved object made by another, earlier device: storageBytes near the cap, so the cap is
+    /// reached within a run (its record is reserved but not uploaded, a legal state).
+    mutating func placeBallast() {
+        let bytes = SchemaLimits.storageCapBytes - 2_000 - Int64(tape.below(2_000))
+        let id = String(repeating: "f", count: 64)
+        let path = (try? BlobPaths.igcObjectPath(uid: Simulation.uid, flightId: id)) ?? ""
+        let common: [String: FirestoreValue] = [
+            "schema": .integer(SchemaConstants.schemaVersion), "updatedAt": .serverTimestamp,
+            "clientUpdatedAt": .timestamp(Simulation.start), "updatedBy": .string("ballast"),
+            "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
+        ]
+        var flight = common
+        flight["igc"] = .map([
+            "path": .string(path), "sizeBytes": .integer(bytes * 5), "gzBytes": .integer(bytes),
+            "sha256": .string(id), "uploaded": .boolean(false),
+        ])
+        flight["inLogbook"] = .boolean(true)
+        let profile: [String: FirestoreValue] = [
+            "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(Simulation.start),
+            "lastSeenAt": .timestamp(Simulation.start), "platforms": .array([.string("android")]),
+            "storageBytes": .integer(bytes),
+            "storageRef": .map(["collection": .string("flights"), "id": .string(id)]),
+        ]
+        guard let w1 = try? FirestoreWrite(path: "users/\(Simulation.uid)/flights/\(id)", fields: flight),
+            let w2 = try? FirestoreWrite(path: "users/\(Simulation.uid)", fields: profile)
+        else { return }
+        _ = try? backend.memory.commit([w1, w2])
+        trace.append("ballast \(bytes)")
+    }
+
+    func device(_ name: String) -> Device { devices.first { $0.config.name == name } ?? devices[0] }
+
+    /// Flights a device has, live or tombstoned.
+    func flights(_ d: Device, live: Bool = true) -> [LocalRow] {
+        d.store.rows(.flights).filter { $0.isTombstone != live && $0.id != String(repeating: "f", count: 64) }
+    }
+
+    /// One random step.
+    mutating func step() {
+        let d = tape.pick(devices)
+        let action = tape.weighted([10, 22, 4, 12, 12, 7, 4, 3, 4, 3, 3, 3, 5, 2, 2, 1, 1])
+        let step: ScenarioStep?
+        switch action {
+        case 0: step = .advance(seconds: Int64(1 + tape.below(200)), device: nil)
+        case 1: step = .run(device: d.config.name, action: .sync, error: nil)
+        case 2: step = .run(device: d.config.name, action: tape.chance(50) ? .pull : .push, error: nil)
+        case 3:
+            let index = tape.below(12)
+            // A flight goes to the logbook, or to Recents when opened (recents-only flights carry a date).
+            let logbook = tape.chance(60)
+            var fields: [String: FirestoreValue] = [
+                "filename": .string("flight-\(index).igc"), "inLogbook": .boolean(logbook),
+            ]
+            if !logbook { fields["lastOpenedAt"] = .timestamp(d.clock.now) }
+            step = .importFlight(device: d.config.name, igc: Simulation.igcFile(index), fields: fields)
+        case 4: step = editFlight(d)
+        case 5:
+            let live = flights(d)
+            step = live.isEmpty ? nil : .open(device: d.config.name, id: tape.pick(live).id)
+        case 6:
+            let live = flights(d)
+            step = live.isEmpty ? nil : .delete(device: d.config.name, collection: .flights, id: tape.pick(live).id)
+        case 7:
+            // A re-import of a flight this device deleted.
+            let gone = flights(d, live: false)
+            guard let row = gone.isEmpty ? nil : tape.pick(gone),
+                let index = (0..<12).first(where: { DocumentIds.flightId(igcBytes: Simulation.igcFile($0)) == row.id })
+            else {
+                step = nil
+                break
+            }
+            step = .importFlight(
+                device: d.config.name, igc: Simulation.igcFile(index), fields: ["inLogbook": .boolean(true)])
+        case 8: step = settingsChange(d)
+        case 9: step = taskChange(d)
+        case 10:
+            let index = tape.below(4)
+            step = .importMapFile(
+                device: d.config.name, content: Simulation.mapContent(index),
+                fields: [
+                    "type": .string("WAYPOINTS"), "source": .string("USER"), "filename": .string("map-\(index).cup"),
+                    "itemCount": .integer(1), "isVisible": .boolean(true),
+                ])
+        case 11:
+            let name = tape.pick(["Aachen", "Klippeneck", "Saint-Hubert", "Bitterwasser"])
+            step = .save(
+                device: d.config.name, collection: .homebases, id: nil,
+                changes: [
+                    "name": .string(name), "latitude": .double(50.0 + Double(tape.below(100)) / 10),
+                    "longitude": .double(6.0), "usedAt": .timestamp(d.clock.now),
+                ])
+        case 12: step = fault(d)
+        case 13: step = .restart(device: d.config.name)
+        case 14: step = lateServerEdit()
+        case 15:
+            pro.toggle()
+            step = nil
+            for dev in devices { dev.engine.refreshToken(entitlements: pro ? [SchemaConstants.proEntitlement] : []) }
+            trace.append("pro \(pro)")
+        default:
+            // A long time offline: the clocks move past the tombstone retention.
+            step = .advance(seconds: SchemaConstants.tombstoneRetentionDays * 86_400 + 3_600, device: nil)
+            for dev in devices {
+                for row in dev.store.rows(.flights) {
+                    checker.revivalsAllowed.insert("users/\(Simulation.uid)/flights/\(row.id)")
+                }
+            }
+        }
+        if let step { perform(step) }
+    }
+
+    mutating func editFlight(_ d: Device) -> ScenarioStep? {
+        let live = flights(d)
+        guard !live.isEmpty else { return nil }
+        let row = tape.pick(live)
+        var changes: [String: FirestoreValue] = [:]
+        switch tape.below(7) {
+        case 0: changes["comments"] = .string("comment \(tape.below(1000))")
+        case 1: changes["rating"] = .integer(Int64(tape.below(6)))
+        case 2: changes["isFavorite"] = .boolean(tape.chance(50))
+        case 3: changes["inLogbook"] = .boolean(true)
+        case 4: changes["pilotName"] = tape.chance(20) ? .null : .string("Pilot \(tape.below(9))")
+        case 5:
+            var summary = row.fields["summary"]?.mapValue ?? [:]
+            var version: Int64 = 0
+            if case .integer(let v)? = summary["analysisVersion"] { version = v }
+            summary["analysisVersion"] = .integer(version + Int64(tape.below(2)))
+            summary["duration"] = .integer(Int64(600 + tape.below(10_000)))
+            changes["summary"] = .map(summary)
+        default:
+            changes["lastOpenedAt"] = tape.chance(30) ? .null : .timestamp(d.clock.now)
+        }
+        return .save(device: d.config.name, collection: .flights, id: row.id, changes: changes)
+    }
+
+    mutating func settingsChange(_ d: Device) -> ScenarioStep? {
+        let codec = SettingsCodec(schema: .vulture)
+        let keys = SyncSchema.vulture.settingsKeys.filter { $0.iosMapping == .direct && $0.type == .boolean }
+        guard !keys.isEmpty else { return nil }
+        let key = tape.pick(keys)
+        guard let iosKey = key.iosKeys.first else { return nil }
+        let ms: Int64 = d.clock.now.seconds * 1000 + Int64(d.clock.now.microseconds / 1000)
+        let entries = codec.entries(
+            fromIOS: [iosKey: .boolean(tape.chance(50))], changedAt: [iosKey: ms], deviceId: "device-\(d.config.name)")
+        var values =
+            d.store.row(.settings, id: SchemaConstants.settingsDocumentId)?.fields["values"]?.mapValue ?? entries
+        values[key.key] = entries[key.key]
+        return .save(
+            device: d.config.name, collection: .settings, id: SchemaConstants.settingsDocumentId,
+            changes: ["values": .map(values)])
+    }
+
+    mutating func taskChange(_ d: Device) -> ScenarioStep? {
+        let index = tape.below(3)
+        let url = "/soaringspot/en_gb/contest-\(index)/tasks/day-1"
+        let taskId = DocumentIds.taskId(externalUrl: url)
+        if tape.chance(50), let flight = flights(d).isEmpty ? nil : tape.pick(flights(d)) {
+            return .save(
+                device: d.config.name, collection: .flights, id: flight.id, changes: ["taskId": .string(taskId)])
+        }
+        return .save(
+            device: d.config.name, collection: .tasks,
+            id: d.store.row(.tasks, id: taskId)?.isTombstone == false ? taskId : nil,
+            changes: ["name": .string("Task \(index).\(tape.below(5))"), "externalUrl": .string(url)])
+    }
+
+    mutating func fault(_ d: Device) -> ScenarioStep {
+        switch tape.below(6) {
+        case 0: return .fault(device: d.config.name, request: .commit, fault: .refuse(.unavailable))
+        case 1: return .fault(device: d.config.name, request: .commit, fault: .loseAcknowledgement)
+        case 2: return .fault(device: d.config.name, request: .query, fault: .refuse(.unavailable))
+        case 3: return .fault(device: d.config.name, request: .commit, fault: .refuse(.resourceExhausted))
+        case 4: return .storageFault(device: d.config.name, request: .upload, failure: .unavailable)
+        default: return .fault(device: d.config.name, request: .commit, fault: .refuse(.aborted))
+        }
+    }
+
+    /// Another client edits a live flight on the server, visible late (inside the overlap).
+    mutating func lateServerEdit() -> ScenarioStep? {
+        let live = backend.memory.allDocuments.filter {
+            $0.path.contains("/flights/") && $0.fields["deleted"] != .boolean(true)
+                && $0.id != String(repeating: "f", count: 64)
+        }
+        guard !live.isEmpty else { return nil }
+        let doc = tape.pick(live)
+        // The other client's clock is ahead of every device's: its blind edit is the latest by clock too.
+        let clock = devices.map(\.clock.now).max() ?? backend.clock.now
+        let fields: [String: FirestoreValue] = [
+            "comments": .string("server \(tape.below(100))"), "updatedAt": .serverTimestamp,
+            "clientUpdatedAt": .timestamp(clock.adding(seconds: 1)), "updatedBy": .string("device-server"),
+            "platform": .string("android"),
+        ]
+        guard
+            let write = try? FirestoreWrite(
+                path: doc.path, fields: fields, mask: fields.keys.sorted().compactMap { try? FieldPath([$0]) })
+        else { return nil }
+        return .serverCommit(writes: [write], lateBySeconds: Int64(10 + tape.below(100)))
+    }
+
+    /// Performs a step, with the bookkeeping the invariants need.
+    mutating func perform(_ step: ScenarioStep) {
+        steps.append(step)
+        // A record made again on a device that has it missing or deleted may come back (a re-import).
+        var made: (SyncCollection, String)?
+        switch step {
+        case .importFlight(_, let igc, _): made = (.flights, DocumentIds.flightId(igcBytes: igc))
+        case .importMapFile(_, let content, let fields):
+            var idFields = fields
+            idFields["contentHash"] = .string(DocumentIds.contentHash(contentBytes: content))
+            if let id = try? DocumentIds.documentId(collection: .mapFiles, fields: idFields).id {
+                made = (.mapFiles, id)
+            }
+        case .save(_, let c, let id, let changes):
+            if let id {
+                made = (c, id)
+            } else if let id = try? DocumentIds.documentId(collection: c, fields: changes).id {
+                made = (c, id)
+            }
+        default: break
+        }
+        if let (c, id) = made, case .importFlight(let d, _, _) = step,
+            device(d).store.row(c, id: id)?.isTombstone != false
+        {
+            checker.revivalsAllowed.insert("users/\(Simulation.uid)/\(c.rawValue)/\(id)")
+        } else if let (c, id) = made, case .save(let d, _, _, _) = step,
+            device(d).store.row(c, id: id)?.isTombstone != false
+        {
+            checker.revivalsAllowed.insert("users/\(Simulation.uid)/\(c.rawValue)/\(id)")
+        } else if let (c, id) = made, case .importMapFile(let d, _, _) = step,
+            device(d).store.row(c, id: id)?.isTombstone != false
+        {
+            checker.revivalsAllowed.insert("users/\(Simulation.uid)/\(c.rawValue)/\(id)")
+        }
+        var line = "\(steps.count - 1) \(Self.describe(step))"
+        do {
+            switch step {
+            case .importFlight(let d, let igc, let fields):
+                line += " → " + (try device(d).engine.importFlight(igc: igc, fields: fields))
+            case .importMapFile(let d, let content, let fields):
+                line += " → " + (try device(d).engine.importMapFile(content: content, fields: fields))
+            case .save(let d, let c, let id, let changes):
+                _ = try device(d).engine.save(c, id: id, changes: changes)
+            case .delete(let d, let c, let id): try device(d).engine.delete(c, id: id)
+            case .open(let d, let id): _ = try device(d).engine.openFlight(id)
+            case .run(let d, let action, _):
+                let dev = device(d)
+                let before = dev.engine.events.count
+                switch action {
+                case .sync: try dev.engine.sync()
+                case .pull: try dev.engine.pull()
+                case .push: try dev.engine.push()
+                }
+                dev.lastSync = backend.clock.now
+                line += " " + dev.engine.events[before...].map { "\($0)" }.joined(separator: " ")
+            case .restart(let d):
+                device(d).restart()
+            case .serverCommit(let writes, let late):
+                let visible = backend.clock.now.adding(seconds: -(late ?? 0))
+                let sent = try writes.map { w in
+                    var f = w.fields ?? [:]
+                    if f["updatedAt"] == .serverTimestamp, late != nil { f["updatedAt"] = .timestamp(visible) }
+                    return try FirestoreWrite(path: w.path, fields: f, mask: w.mask, precondition: w.precondition)
+                }
+                _ = try backend.memory.commit(sent)
+                recordEdits(sent)
+            case .advance(let seconds, let d):
+                if let d {
+                    device(d).clock.advance(seconds: seconds)
+                } else {
+                    backend.advance(seconds: seconds)
+                    for dev in devices { dev.clock.advance(seconds: seconds) }
+                }
+            case .fault(let d, let request, let fault): device(d).recorder.inject(fault, next: request)
+            case .storageFault(let d, let request, let failure): device(d).bucket.inject(failure, next: request)
+            case .entitlements(let d, let list): device(d).engine.refreshToken(entitlements: list)
+            case .expect: break
+            }
+        } catch {
+            line += " ✗ \(error)"
+        }
+        trace.append(line)
+        // Every step moves the server clock a little: commits never share an instant by accident.
+        backend.advance(seconds: 1)
+        for dev in devices { dev.clock.advance(seconds: 1) }
+    }
+
+    static func describe(_ step: ScenarioStep) -> String {
+        switch step {
+        case .importFlight(let d, let igc, _): "\(d) import \(DocumentIds.flightId(igcBytes: igc).prefix(8))"
+        case .importMapFile(let d, _, let f): "\(d) importMapFile \(f["filename"] ?? .null)"
+        case .save(let d, let c, let id, let changes):
+            "\(d) save \(c.rawValue)/\(id?.prefix(8) ?? "new") \(changes.keys.sorted())"
+        case .delete(let d, let c, let id): "\(d) delete \(c.rawValue)/\(id.prefix(8))"
+        case .open(let d, let id): "\(d) open \(id.prefix(8))"
+        case .run(let d, let a, _): "\(d) \(a.rawValue)"
+        case .restart(let d): "\(d) restart"
+        case .serverCommit(let w, let late): "server commit \(w.count) late \(late ?? 0)"
+        case .advance(let s, let d): "advance \(s)s \(d ?? "all")"
+        case .fault(let d, let r, let f): "\(d) fault \(r.rawValue) \(f)"
+        case .storageFault(let d, let r, let f): "\(d) storage fault \(r.rawValue) \(f.rawValue)"
+        case .entitlements(let d, let e): "\(d) entitlements \(e)"
+        case .expect: "expect"
+        }
+    }
+
+    /// The invariants of the server state and of the requests since the last check.
+    mutating func checkStep() -> InvariantViolation? {
+        var commits: [[FirestoreWrite]] = []
+        var pushes: [[[FirestoreWrite]]] = []
+        for dev in devices {
+            let requests = dev.recorder.requests
+            var mine: [[FirestoreWrite]] = []
+            for r in requests[min(dev.seenRequests, requests.count)...] where r.kind == .commit {
+                commits.append(r.writes)
+                mine.append(r.writes)
+                record(r)
+                trace.append(
+                    "  \(dev.config.name) commit\(r.acknowledged ? "" : " (no answer)"): "
+                        + r.writes.map { w in
+                            let target = (w.path ?? "").split(separator: "/").suffix(2).map { String($0.prefix(8)) }
+                                .joined(separator: "/")
+                            if w.isDelete { return "delete \(target)" }
+                            let mask =
+                                w.mask.map { "[" + $0.map(\.description).joined(separator: ",") + "]" } ?? "(all)"
+                            let igc = w.fields?["igc"].map { " igc=\($0)" } ?? ""
+                            let pre = w.precondition.map { " if \($0)" } ?? ""
+                            return "\(target) \(mask)\(igc)\(pre)"
+                        }.joined(separator: "; "))
+            }
+            pushes.append(mine)
+            dev.seenRequests = requests.count
+        }
+        let violations = checker.afterStep(
+            documents: backend.memory.allDocuments, storage: backend.bucket, pro: pro, newCommits: commits,
+            pushes: pushes)
+        for doc in backend.memory.allDocuments where doc.fields["deleted"] == .boolean(true) {
+            everDeleted.insert(doc.path)
+        }
+        return violations.first
+    }
+
+    /// Keeps the latest acknowledged value of each default-rule field a record write set.
+    mutating func record(_ request: FirestoreRequestRecord) {
+        guard request.acknowledged else { return }
+        recordEdits(request.writes)
+    }
+
+    /// Keeps the edits of acknowledged writes: changed-fields writes (a record's first write carries
+    /// every field, not edits, and is left out).
+    mutating func recordEdits(_ writes: [FirestoreWrite]) {
+        for write in writes where write.precondition != .exists(false) {
+            guard let path = write.path, let c = InvariantChecker.collection(of: path), c.hasCommonFields,
+                let fields = write.fields, fields["deleted"] != .boolean(true),
+                case .timestamp(let clock)? = fields["clientUpdatedAt"], let mask = write.mask
+            else { continue }
+            for fieldPath in mask where fieldPath.segments.count == 1 {
+                let name = fieldPath.segments[0]
+                guard !InvariantChecker.commonFields.contains(name),
+                    MergeRule.rule(for: c, fieldPath: name).kind == .threeWayLatestClientUpdatedAt,
+                    let field = SyncSchema.vulture.fields(of: c.documentType).first(where: { $0.name == name })
+                else { continue }
+                switch field.type {
+                case .map, .dictionary, .array: continue
+                default: break
+                }
+                let value = fields[name] ?? .null
+                if let existing = acknowledged[path]?[name], existing.1 > clock { continue }
+                acknowledged[path, default: [:]][name] = (value, clock)
+            }
+        }
+    }
+
+    /// The quiet end: no faults, a day passes (a quota pause ends), every device syncs until nothing moves.
+    mutating func quiesce() {
+        for dev in devices {
+            dev.recorder.clearFaults()
+            dev.bucket.clearFaults()
+        }
+        perform(.advance(seconds: 86_400, device: nil))
+        for _ in 0..<3 {
+            for dev in devices {
+                perform(.run(device: dev.config.name, action: .sync, error: nil))
+                if let v = checkStep() {
+                    quiescenceFailure = quiescenceFailure ?? v
+                }
+            }
+        }
+    }
+
+    func checkQuiescence() -> InvariantViolation? {
+        let docs = backend.memory.allDocuments
+        if let v = checker.atQuiescence(
+            documents: docs, devices: devices.map { ($0.config.name, $0.store as LocalStore) }
+        ).first {
+            return v
+        }
+        let byPath = Dictionary(docs.map { ($0.path, $0.fields) }, uniquingKeysWith: { a, _ in a })
+        // A record deleted or made again (a re-import) starts over: its earlier edits are gone by design.
+        for (path, fields) in acknowledged.sorted(by: { $0.key < $1.key })
+        where !everDeleted.contains(path) && !checker.revivalsAllowed.contains(path) {
+            guard let doc = byPath[path], doc["deleted"] != .boolean(true) else { continue }
+            for (name, (value, clock)) in fields.sorted(by: { $0.key < $1.key }) where (doc[name] ?? .null) != value {
+                return InvariantViolation(
+                    invariant: .acknowledgedEditKept,
+                    message: "\(path) \(name): acknowledged \(value) at \(clock.rfc3339), the server holds "
+                        + "\(doc[name] ?? .null) (clientUpdatedAt \(doc["clientUpdatedAt"] ?? .null))")
+            }
+        }
+        return nil
+    }
+}
+
+extension InvariantChecker {
+    static let commonFields: Set<String> = Set(SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
+}
