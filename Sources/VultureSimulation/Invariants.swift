@@ -54,6 +54,9 @@ struct InvariantChecker {
     var previous: [String: FirestoreDocument] = [:]
     /// Paths that may come back to life: re-imported or re-created after their delete.
     var revivalsAllowed: Set<String> = []
+    /// When a device made a record anew (its local creation time, device clock), by path: a record
+    /// made after a remote delete's `deletedAt` outlives it (schema §5.4), whatever the real order.
+    var creations: [String: [FirestoreTimestamp]] = [:]
 
     init(uid: String) { self.uid = uid }
 
@@ -81,12 +84,18 @@ struct InvariantChecker {
         let now = Dictionary(documents.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         for (path, after) in now.sorted(by: { $0.key < $1.key }) {
             guard let before = previous[path] else { continue }
-            if !Self.isLive(before) && Self.isLive(after) && !revivalsAllowed.contains(path) {
+            let recreated: Bool = {
+                guard case .timestamp(let deletedAt)? = before.fields["deletedAt"] else { return false }
+                return creations[path, default: []].contains { $0 > deletedAt }
+            }()
+            if !Self.isLive(before) && Self.isLive(after) && !revivalsAllowed.contains(path) && !recreated {
                 out.append(
                     InvariantViolation(invariant: .noResurrection, message: "\(path) came back after its delete"))
             }
             guard Self.isLive(before) && Self.isLive(after) else { continue }
-            if before.fields["inLogbook"] == .boolean(true) && after.fields["inLogbook"] == .boolean(false) {
+            if before.fields["inLogbook"] == .boolean(true) && after.fields["inLogbook"] == .boolean(false),
+                !revivalsAllowed.contains(path)
+            {
                 out.append(InvariantViolation(invariant: .orFlagNeverDrops, message: "\(path) inLogbook true → false"))
             }
             if case .timestamp(let a)? = before.fields["importedAt"],

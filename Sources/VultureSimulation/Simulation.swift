@@ -118,7 +118,9 @@ struct World {
     var steps: [ScenarioStep] = []
     var pro = false
     /// Acknowledged record writes: path → field → (value, clientUpdatedAt), the latest by clock.
-    var acknowledged: [String: [String: (FirestoreValue, FirestoreTimestamp)]] = [:]
+    var lastEdits: [String: [String: (value: FirestoreValue, step: Int, device: String)]] = [:]
+    /// Who edited each field (devices by name, `server` for another client's direct write).
+    var editors: [String: [String: Set<String>]] = [:]
     /// Paths that were ever tombstoned (the acknowledged-edit check leaves them out).
     var everDeleted: Set<String> = []
     /// The first step invariant broken during the quiet end.
@@ -381,18 +383,15 @@ struct World {
             }
         default: break
         }
-        if let (c, id) = made, case .importFlight(let d, _, _) = step,
-            device(d).store.row(c, id: id)?.isTombstone != false
-        {
-            checker.revivalsAllowed.insert("users/\(Simulation.uid)/\(c.rawValue)/\(id)")
-        } else if let (c, id) = made, case .save(let d, _, _, _) = step,
-            device(d).store.row(c, id: id)?.isTombstone != false
-        {
-            checker.revivalsAllowed.insert("users/\(Simulation.uid)/\(c.rawValue)/\(id)")
-        } else if let (c, id) = made, case .importMapFile(let d, _, _) = step,
-            device(d).store.row(c, id: id)?.isTombstone != false
-        {
-            checker.revivalsAllowed.insert("users/\(Simulation.uid)/\(c.rawValue)/\(id)")
+        if let (c, id) = made, let d = Self.deviceName(step) {
+            // Made again: the device had it deleted, or never had it while the server holds its tombstone.
+            let path = "users/\(Simulation.uid)/\(c.rawValue)/\(id)"
+            let row = device(d).store.row(c, id: id)
+            let serverTombstone = (try? backend.memory.get(path))??.fields["deleted"] == .boolean(true)
+            if row?.isTombstone == true || (row == nil && serverTombstone) { checker.revivalsAllowed.insert(path) }
+            if row == nil || row?.isTombstone == true {
+                checker.creations[path, default: []].append(device(d).clock.now)
+            }
         }
         var line = "\(steps.count - 1) \(Self.describe(step))"
         do {
@@ -402,7 +401,8 @@ struct World {
             case .importMapFile(let d, let content, let fields):
                 line += " → " + (try device(d).engine.importMapFile(content: content, fields: fields))
             case .save(let d, let c, let id, let changes):
-                _ = try device(d).engine.save(c, id: id, changes: changes)
+                let saved = try device(d).engine.save(c, id: id, changes: changes)
+                recordUserEdit(device: d, collection: c, id: saved, changes: changes)
             case .delete(let d, let c, let id): try device(d).engine.delete(c, id: id)
             case .open(let d, let id): _ = try device(d).engine.openFlight(id)
             case .run(let d, let action, _):
@@ -425,7 +425,7 @@ struct World {
                     return try FirestoreWrite(path: w.path, fields: f, mask: w.mask, precondition: w.precondition)
                 }
                 _ = try backend.memory.commit(sent)
-                recordEdits(sent)
+                recordServerEdits(sent)
             case .advance(let seconds, let d):
                 if let d {
                     device(d).clock.advance(seconds: seconds)
@@ -445,6 +445,14 @@ struct World {
         // Every step moves the server clock a little: commits never share an instant by accident.
         backend.advance(seconds: 1)
         for dev in devices { dev.clock.advance(seconds: 1) }
+    }
+
+    /// The device a local-change step names.
+    static func deviceName(_ step: ScenarioStep) -> String? {
+        switch step {
+        case .importFlight(let d, _, _), .importMapFile(let d, _, _), .save(let d, _, _, _): d
+        default: nil
+        }
     }
 
     static func describe(_ step: ScenarioStep) -> String {
@@ -476,7 +484,6 @@ struct World {
             for r in requests[min(dev.seenRequests, requests.count)...] where r.kind == .commit {
                 commits.append(r.writes)
                 mine.append(r.writes)
-                record(r)
                 trace.append(
                     "  \(dev.config.name) commit\(r.acknowledged ? "" : " (no answer)"): "
                         + r.writes.map { w in
@@ -502,34 +509,38 @@ struct World {
         return violations.first
     }
 
-    /// Keeps the latest acknowledged value of each default-rule field a record write set.
-    mutating func record(_ request: FirestoreRequestRecord) {
-        guard request.acknowledged else { return }
-        recordEdits(request.writes)
+    /// The top-level fields a lost edit can be told by: default-rule scalars (maps, keyed maps and
+    /// arrays have rules of their own; the common fields are bookkeeping).
+    static func tracked(_ collection: SyncCollection, _ name: String) -> Bool {
+        guard !InvariantChecker.commonFields.contains(name),
+            MergeRule.rule(for: collection, fieldPath: name).kind == .threeWayLatestClientUpdatedAt,
+            let field = SyncSchema.vulture.fields(of: collection.documentType).first(where: { $0.name == name })
+        else { return false }
+        switch field.type {
+        case .map, .dictionary, .array: return false
+        default: return true
+        }
     }
 
-    /// Keeps the edits of acknowledged writes: changed-fields writes (a record's first write carries
-    /// every field, not edits, and is left out).
-    mutating func recordEdits(_ writes: [FirestoreWrite]) {
-        for write in writes where write.precondition != .exists(false) {
-            guard let path = write.path, let c = InvariantChecker.collection(of: path), c.hasCommonFields,
-                let fields = write.fields, fields["deleted"] != .boolean(true),
-                case .timestamp(let clock)? = fields["clientUpdatedAt"], let mask = write.mask
+    /// Notes another client's direct writes as edits by `server`.
+    mutating func recordServerEdits(_ writes: [FirestoreWrite]) {
+        for write in writes {
+            guard let path = write.path, let c = InvariantChecker.collection(of: path), let fields = write.fields
             else { continue }
-            for fieldPath in mask where fieldPath.segments.count == 1 {
-                let name = fieldPath.segments[0]
-                guard !InvariantChecker.commonFields.contains(name),
-                    MergeRule.rule(for: c, fieldPath: name).kind == .threeWayLatestClientUpdatedAt,
-                    let field = SyncSchema.vulture.fields(of: c.documentType).first(where: { $0.name == name })
-                else { continue }
-                switch field.type {
-                case .map, .dictionary, .array: continue
-                default: break
-                }
-                let value = fields[name] ?? .null
-                if let existing = acknowledged[path]?[name], existing.1 > clock { continue }
-                acknowledged[path, default: [:]][name] = (value, clock)
+            for name in fields.keys where Self.tracked(c, name) {
+                editors[path, default: [:]][name, default: []].insert("server")
             }
+        }
+    }
+
+    /// Notes a pilot's edit on a device (the value and the step).
+    mutating func recordUserEdit(
+        device d: String, collection c: SyncCollection, id: String, changes: [String: FirestoreValue]
+    ) {
+        let path = "users/\(Simulation.uid)/\(c.rawValue)/\(id)"
+        for (name, value) in changes where Self.tracked(c, name) {
+            lastEdits[path, default: [:]][name] = (value, steps.count - 1, d)
+            editors[path, default: [:]][name, default: []].insert(d)
         }
     }
 
@@ -558,15 +569,17 @@ struct World {
             return v
         }
         let byPath = Dictionary(docs.map { ($0.path, $0.fields) }, uniquingKeysWith: { a, _ in a })
-        // A record deleted or made again (a re-import) starts over: its earlier edits are gone by design.
-        for (path, fields) in acknowledged.sorted(by: { $0.key < $1.key })
+        // A field only one device ever edited has no conflict: its last edit must be on the server at
+        // the end (a record deleted or made again starts over).
+        for (path, fields) in lastEdits.sorted(by: { $0.key < $1.key })
         where !everDeleted.contains(path) && !checker.revivalsAllowed.contains(path) {
             guard let doc = byPath[path], doc["deleted"] != .boolean(true) else { continue }
-            for (name, (value, clock)) in fields.sorted(by: { $0.key < $1.key }) where (doc[name] ?? .null) != value {
+            for (name, edit) in fields.sorted(by: { $0.key < $1.key })
+            where (doc[name] ?? .null) != edit.value && editors[path]?[name] == [edit.device] {
                 return InvariantViolation(
                     invariant: .acknowledgedEditKept,
-                    message: "\(path) \(name): acknowledged \(value) at \(clock.rfc3339), the server holds "
-                        + "\(doc[name] ?? .null) (clientUpdatedAt \(doc["clientUpdatedAt"] ?? .null))")
+                    message: "\(path) \(name): only device \(edit.device) edited it, last to \(edit.value) at step "
+                        + "\(edit.step); the server holds \(doc[name] ?? .null)")
             }
         }
         return nil

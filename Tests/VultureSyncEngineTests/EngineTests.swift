@@ -257,3 +257,20 @@ extension FirestoreTimestamp {
         #expect(throws: FileLocalStore.ReadError.self) { try FileLocalStore(directory: dir) }
     }
 }
+
+@Suite struct LocalChangeTests {
+    @Test func savingAHomebaseAgainByItsNameChangesIt() throws {
+        let world = World()
+        let (a, _, clock) = world.device("a")
+        let id = try a.save(
+            .homebases, changes: ["name": .string("Klippeneck"), "latitude": .double(53.8), "longitude": .double(6)])
+        try a.sync()
+        clock.advance(seconds: 10)
+        world.tick()
+        let again = try a.save(
+            .homebases, changes: ["name": .string("Klippeneck"), "latitude": .double(53.9), "longitude": .double(6)])
+        #expect(again == id)
+        try a.sync()
+        #expect(try world.memory.get("users/u1/homebases/\(id)")?.fields["latitude"] == .double(53.9))
+    }
+}

@@ -12,6 +12,8 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
     case blob(BlobError)
     /// A downloaded object failed its check (schema §2: discarded).
     case download(String)
+    /// The local store could not make the change durable.
+    case store(String)
 
     /// One line for a person.
     public var description: String {
@@ -20,12 +22,18 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
         case .id(let e): "id: \(e)"
         case .blob(let e): "blob: \(e)"
         case .download(let e): "download: \(e)"
+        case .store(let e): "local store: \(e)"
         }
     }
 }
 
 extension SyncEngine {
     // MARK: - What an app does
+
+    /// Makes a local change durable at once: what the pilot did survives a crash before the next sync.
+    func commitLocalChange() throws(LocalChangeError) {
+        do { try store.commit() } catch { throw .store("\(error)") }
+    }
 
     /// The common fields of a change made now on this device (schema §2): the device clock, id and
     /// platform; `updatedAt` is left to the server.
@@ -71,6 +79,7 @@ extension SyncEngine {
             // The pilot changed the flight: a task assignment still waiting is dropped (schema §5.5).
             if changes.keys.contains(where: { $0 != "lastOpenedAt" }) { row.deferredTaskId = nil }
             store.put(row)
+            try commitLocalChange()
             return row.id
         }
         var fields = Self.fullDocument(collection, changes)
@@ -91,7 +100,9 @@ extension SyncEngine {
         store.put(
             LocalRow(
                 collection: collection, id: newId, fields: fields, base: previous?.base,
-                baseUpdateTime: previous?.baseUpdateTime, origin: .local, createdAt: clock()))
+                baseUpdateTime: previous?.baseUpdateTime, origin: .local, createdAt: clock(),
+                createdFields: previous == nil || previous?.isTombstone == true ? fields : previous?.createdFields))
+        try commitLocalChange()
         return newId
     }
 
@@ -116,6 +127,7 @@ extension SyncEngine {
         attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "igc")
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
+        try commitLocalChange()
         return id
     }
 
@@ -144,6 +156,7 @@ extension SyncEngine {
         attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "content")
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
+        try commitLocalChange()
         return id
     }
 
@@ -173,6 +186,7 @@ extension SyncEngine {
         row.fields = fields
         row.pendingBlobMap = nil
         store.put(row)
+        try commitLocalChange()
     }
 
     /// Opens a flight: `lastOpenedAt` now (schema §5.3 recents), and its IGC file, downloaded when
@@ -197,6 +211,7 @@ extension SyncEngine {
         let raw: Data
         do { raw = try IGCDownload.verify(gzipped: object.bytes, flightId: id) } catch { throw .blob(error) }
         store.setBlob(object.bytes, at: path)
+        try commitLocalChange()
         return raw
     }
 }

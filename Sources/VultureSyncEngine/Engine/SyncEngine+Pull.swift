@@ -113,9 +113,12 @@ extension SyncEngine {
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
                 localCreatedAt: recreated ? row.createdAt : nil)
+            // A record the server never agreed on merges against what this device first made.
             let merged = DocumentMerge.merge(
-                base: row.base, local: row.fields, remote: remote, collection: collection, context: context)
+                base: row.base ?? row.createdFields, local: row.fields, remote: remote, collection: collection,
+                context: context)
             row.fields = merged.document
+            row.createdFields = nil
             if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
                 // The tombstone's delete removed the object: it is reserved and uploaded again.
                 map["uploaded"] = .boolean(false)

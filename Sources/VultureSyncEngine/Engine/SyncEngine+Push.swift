@@ -118,9 +118,11 @@ extension SyncEngine {
     }
 
     /// The ordinary changes of a collection, batched: ≤ 400 writes and ≤ 4 MB estimated per batch.
-    /// A record the server never had is sent with the precondition that it does not exist: when
-    /// another device made it first the batch fails, the records are read and merged, and the batch
-    /// is sent again as changes (a blind full write would overwrite edits this device never saw).
+    /// Every write carries a precondition on what the row last agreed with the server: a record the
+    /// server never had must not exist, any other must still have its base's update time. When
+    /// another device wrote one of them meanwhile (or deleted it), the batch fails, its records are
+    /// read and merged, and the batch is sent again — a write never lands on a version this device
+    /// has not merged (a blind write would overwrite edits it never saw, or resurrect a tombstone).
     func pushChanges(_ collection: SyncCollection) throws(SyncError) {
         var attempts = 0
         while true {
@@ -129,11 +131,17 @@ extension SyncEngine {
                 return
             } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) && attempts < 3 {
                 attempts += 1
-                for row in store.rows(collection) where row.base == nil && row.isDirty {
+                for row in store.rows(collection) where row.isDirty {
                     try reconcile(collection, id: row.id)
                 }
             }
         }
+    }
+
+    /// The precondition of a row's write: absent when the server never had it, else its base's version.
+    func agreedVersion(_ row: LocalRow) -> FirestorePrecondition? {
+        guard row.base != nil else { return .exists(false) }
+        return row.baseUpdateTime.map { .updateTime($0) }
     }
 
     func pushChangesOnce(_ collection: SyncCollection) throws(SyncError) {
@@ -142,7 +150,7 @@ extension SyncEngine {
         var bytes = 0
         for row in store.rows(collection)
         where row.isDirty && !(needsReservation(row) && !reservationBlocked(row)) && !isCountedTombstone(row) {
-            let w = write(for: row, precondition: row.base == nil ? .exists(false) : nil)
+            let w = write(for: row, precondition: agreedVersion(row))
             let size = Self.estimatedBytes(w)
             if !writes.isEmpty
                 && (writes.count >= Int(SchemaLimits.engineBatchMaxWrites)

@@ -88,6 +88,7 @@ public final class FileLocalStore: LocalStore {
                     "origin": .string(r.origin.rawValue), "createdAt": .timestamp(r.createdAt),
                     "deferredTaskId": r.deferredTaskId.map { .string($0) } ?? .null,
                     "pendingBlobMap": r.pendingBlobMap ?? .null,
+                    "createdFields": r.createdFields.map { .map($0) } ?? .null,
                 ])
             }
             if !byId.isEmpty { rows[c.rawValue] = .map(byId) }
@@ -121,7 +122,7 @@ public final class FileLocalStore: LocalStore {
                 let p = "/rows/\(name)/\(id)"
                 guard case .map(let m) = entry, case .map(let fields)? = m["fields"],
                     case .string(let originText)? = m["origin"], let origin = RowOrigin(rawValue: originText),
-                    case .timestamp(let created)? = m["createdAt"]
+                    case .timestamp(let createdTime)? = m["createdAt"]
                 else { throw FormatError(description: "\(p): fields, origin and createdAt are required") }
                 var base: [String: FirestoreValue]?
                 if case .map(let b)? = m["base"] { base = b }
@@ -130,10 +131,13 @@ public final class FileLocalStore: LocalStore {
                 var deferred: String?
                 if case .string(let d)? = m["deferredTaskId"] { deferred = d }
                 let pending = m["pendingBlobMap"] == .null ? nil : m["pendingBlobMap"]
+                var created: [String: FirestoreValue]?
+                if case .map(let c)? = m["createdFields"] { created = c }
                 store.put(
                     LocalRow(
                         collection: c, id: id, fields: fields, base: base, baseUpdateTime: baseTime, origin: origin,
-                        createdAt: created, deferredTaskId: deferred, pendingBlobMap: pending))
+                        createdAt: createdTime, deferredTaskId: deferred, pendingBlobMap: pending,
+                        createdFields: created))
             }
         }
         var s = EngineState()
