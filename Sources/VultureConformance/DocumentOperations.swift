@@ -28,7 +28,7 @@ public struct DocumentFixture: Sendable {
 
     /// A fixture problem: `fixture.invalid` with the pointer into the case input.
     static func fixtureError(_ pointer: String, _ message: String) -> OperationError {
-        OperationError(code: "fixture.invalid", message: "\(pointer): \(message)")
+        OperationError(.fixtureInvalid, message: "\(pointer): \(message)")
     }
 
     /// Reads a fixture of the collection `name`.
@@ -36,7 +36,7 @@ public struct DocumentFixture: Sendable {
     ///   the member, or an id rule's code.
     public init(collection name: String, fixture: [String: FirestoreValue]) throws(OperationError) {
         guard let collection = SyncCollection(rawValue: name) else {
-            throw OperationError(code: "input.shape", message: "unknown collection \(name)")
+            throw OperationError(.inputShape, message: "unknown collection \(name)")
         }
         self.collection = collection
         guard case .map(let m)? = fixture["context"] else {
@@ -179,7 +179,7 @@ enum DocumentOperations {
         let encoder = DocumentEncoder(schema: schema)
         @Sendable func form(_ i: OperationInput) throws(OperationError) -> DocumentForm {
             guard let f = DocumentForm(rawValue: try i.string("form")) else {
-                throw OperationError(code: "input.shape", message: "form is write or stored")
+                throw OperationError(.inputShape, message: "form is write or stored")
             }
             return f
         }
@@ -200,14 +200,14 @@ enum DocumentOperations {
                 let i = try OperationInput(input)
                 let name = try i.string("collection")
                 guard let collection = SyncCollection(rawValue: name) else {
-                    throw OperationError(code: "input.shape", message: "unknown collection \(name)")
+                    throw OperationError(.inputShape, message: "unknown collection \(name)")
                 }
                 do {
                     return .map(try collection.decodeStored(try i.map("document")))
                 } catch let e as SchemaInputError {
                     throw OperationError(code: e.rule.rawValue, message: e.description)
                 } catch {
-                    throw OperationError(code: "input.shape", message: "\(error)")
+                    throw OperationError(.inputShape, message: "\(error)")
                 }
             },
         ]

@@ -22,6 +22,10 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
     case constants
     /// `pins.tsv`: pinned choices.
     case pins
+    /// `rules.tsv`: rule ids and error codes.
+    case rules
+    /// `operations.tsv`: the operations of the testee protocol.
+    case operations
 
     /// File name inside `Spec/`, e.g. `settings-keys.tsv`.
     public var fileName: String {
@@ -56,7 +60,9 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
         case .mergeRules: ["document", "field", "rule", "tie", "meaning", "source"]
         case .limits: ["name", "value", "unit", "appliesTo", "meaning", "source"]
         case .constants: ["name", "value", "unit", "meaning", "source"]
-        case .pins: ["pin", "subject", "choice", "reason", "source"]
+        case .pins: ["pin", "subject", "choice", "reason", "source", "kind"]
+        case .rules: ["id", "swift", "meaning", "section", "example", "source"]
+        case .operations: ["op", "area", "section", "input", "output", "errors", "meaning", "source"]
         }
     }
 }
