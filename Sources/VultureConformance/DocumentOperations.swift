@@ -9,7 +9,8 @@ import VultureSyncSchema
 /// case (`"waypoints"`, `"symmetric"`). Inputs per collection:
 /// - flights: `"igc": {sha256, sizeBytes, gzBytes, uploaded}` (the id is the sha256);
 /// - tasks: the id from `record.externalUrl`, else `"taskId"`;
-/// - mapFiles: `"content": {sizeBytes, gzBytes, uploaded}` when the content hash is known;
+/// - mapFiles: `"content": {sizeBytes, gzBytes, uploaded}` when the content hash is known; `"fileId"`, the
+///   id the writer already holds, in place of the pinned id rule;
 /// - recentCompetitions: `"competitionId"`;
 /// - settings: `"values": {keyId: {"v": value, "t": ms}}`;
 /// - users (profile): `"storageBytesBefore"` and `"storageBytesDelta"`.
@@ -103,6 +104,7 @@ public struct DocumentFixture: Sendable {
             inputs.ids.competitionId = try string("competitionId")
         case .mapFiles:
             if fixture["content"] != nil, !tombstone { inputs.content = try blob("content") }
+            if fixture["fileId"] != nil { inputs.ids.mapFileId = try string("fileId") }
         case .settings:
             guard !tombstone else { break }
             guard case .map(let values)? = fixture["values"] else { throw fixtureError("/fixture/values", "a map") }

@@ -27,8 +27,9 @@ struct MyEncoderImplementation: ConformanceImplementation {
     // README snippet 2: typed documents and ids.
     @Test func typedDocumentsAndIds() throws {
         let value = try #require(
-            try CanonicalJSON.decode(Data(contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.json")))[
-                fieldPath: "stored"])
+            try CanonicalJSON.decode(
+                Data(contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.android.json")))[
+                    fieldPath: "stored"])
         let flight = try FlightDocument(firestoreValue: value, form: .stored)  // typed errors: schema.type, …
         let write = flight.firestoreValue(form: .write)  // updatedAt → $serverTimestamp
         let id = DocumentIds.homebaseId(name: "  Aachen Merzbrück ")  // Kotlin trim() + lowercase(Locale.ROOT)
@@ -39,8 +40,8 @@ struct MyEncoderImplementation: ConformanceImplementation {
     // README snippet 3: canonical typed JSON.
     @Test func canonicalTypedJSON() throws {
         let text = try String(
-            contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.json"), encoding: .utf8)
-        let golden = try CanonicalJSON.decode(Array(text.utf8), file: "Goldens/schema/flight.json")  // both forms
+            contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.android.json"), encoding: .utf8)
+        let golden = try CanonicalJSON.decode(Array(text.utf8), file: "flight.android.json")  // both forms
         let stored = golden[fieldPath: "stored"]!
         try stored.validate(form: .stored)  // Firestore's limits; no sentinels in the stored form
         let bytes = CanonicalJSON.encode(stored)  // byte-canonical

@@ -118,7 +118,7 @@ import VultureSchemaCore
             emitter.fixtureInputs(spec.collection(named: name)!).map(\.name)
         }
         #expect(inputs("flights") == ["igc"])
-        #expect(inputs("mapFiles") == ["content"])
+        #expect(inputs("mapFiles") == ["content", "fileId"])
         #expect(inputs("tasks") == ["taskId"])
         #expect(inputs("recentCompetitions") == ["competitionId"])
         #expect(inputs("users") == ["storageBytesBefore", "storageBytesDelta"])

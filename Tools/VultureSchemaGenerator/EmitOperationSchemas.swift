@@ -285,14 +285,18 @@ struct OperationSchemaEmitter {
                             ? " (a tombstone needs only " + keys.compactMap(\.stringText).joined(separator: ", ") + ")"
                             : "")))
         }
+        // A collection with a pinned id rule (a random id, the map-file strings) takes the id the writer
+        // already holds, named as the path's id placeholder (`taskId`, `fileId`).
+        if spec.idRules(of: c.idRecord).contains(where: \.isPinned), let id = placeholders(c.pathTemplate).last {
+            inputs.append(
+                FixtureInput(
+                    name: id, schema: .object([("type", .string("string"))]), need: .optional,
+                    description:
+                        "The document id the writer already holds (a random id it chose, or a pulled document's id), used as is where the id rule is pinned.",
+                    notation: "string"))
+        }
         for rule in spec.idRules(of: c.idRecord) {
             switch rule.algorithm {
-            case .randomUUID:
-                inputs.append(
-                    FixtureInput(
-                        name: "\(c.idRecord)Id", schema: .object([("type", .string("string"))]), need: .optional,
-                        description: "The random id the writer chose (used when no rule gives the id).",
-                        notation: "string"))
             case .verbatim:
                 for p in placeholders(rule.input ?? "") where !documentFields.contains(p) && p != "uid" {
                     inputs.append(
