@@ -105,7 +105,7 @@ extension ConformanceCase {
         case (_, .broken(let message)):
             return .failed(message: message, differences: [])
         case (.output(let want), .output(let got)):
-            let d = TypedComparison.differences(expected: want, actual: got)
+            let d = TypedComparison.differences(expected: want, actual: got) { SchemaMembers.origin(of: $0, in: self) }
             return d.isEmpty
                 ? .passed : .failed(message: "output differs from the golden in \(d.count) place(s)", differences: d)
         case (.output, .error(let code, let message)):

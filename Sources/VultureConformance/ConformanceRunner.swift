@@ -68,7 +68,8 @@ public enum ConformanceRunner {
                         "skipped by the implementation (\(reason)); a required case fails unless the failure list names it",
                     differences: [])
             }
-            let result = CaseResult(id: c.id, section: c.section, outcome: outcome, seconds: seconds)
+            let result = CaseResult(
+                id: c.id, section: c.section, outcome: outcome, seconds: seconds, testCase: c, answer: answer)
             results.append(result)
             progress(result)
         }
@@ -86,16 +87,25 @@ public enum ConformanceRunner {
             recommendedFailures: failed.filter { $0.hasPrefix("recommended.") })
     }
 
-    /// Human-readable lines for a finished run: each unexpected failure with its differences,
-    /// failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
-    public static func report(_ run: ConformanceRun, failureList: FailureList?) -> [String] {
+    /// The lines of one failed case: `FAIL id (section): message`, each difference, then what explains
+    /// it (``FailureExplanation``: the hashed text of an id, the expected rejection's meaning, the note,
+    /// the pins and the input). Empty for a case that did not fail.
+    public static func failureLines(_ r: CaseResult) -> [String] {
+        guard case .failed(let message, let differences) = r.outcome else { return [] }
+        var lines = ["FAIL \(r.id) (\(r.section)): \(message)"]
+        for d in differences { lines.append("  \(d)") }
+        return lines + FailureExplanation.lines(for: r)
+    }
+
+    /// Human-readable lines for a finished run: each unexpected failure with its differences and
+    /// explanation (once: `includeFailures: false` leaves them out when they were printed as the cases
+    /// ran), failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
+    public static func report(_ run: ConformanceRun, failureList: FailureList?, includeFailures: Bool = true)
+        -> [String]
+    {
         var lines: [String] = []
-        for r in run.results {
-            guard case .failed(let message, let differences) = r.outcome, !run.expectedFailures.contains(r.id) else {
-                continue
-            }
-            lines.append("FAIL \(r.id) (\(r.section)): \(message)")
-            for d in differences { lines.append("  \(d)") }
+        for r in run.results where includeFailures && !run.expectedFailures.contains(r.id) {
+            lines += failureLines(r)
         }
         let file = failureList?.file ?? "the failure list"
         for id in run.reconciliation.unexpectedPasses {

@@ -105,6 +105,38 @@ public struct FailureList: Sendable, Hashable {
     }
 }
 
+extension FailureList {
+    /// The exact failure list for a run (`--write-failure-list`): every case that failed, required or
+    /// recommended (a required case the implementation skipped included), in run order, grouped under a
+    /// comment per area, each with its reason cut short after `#`. A run of the same cases with this list
+    /// exits 0 as long as the same cases fail and at least one passes.
+    /// - Parameter header: comment lines (without `#`) to start the file with.
+    public static func text(for run: ConformanceRun, header: [String]) -> String {
+        var lines = header.map { "# " + $0 }
+        var areas: [String] = []
+        var byArea: [String: [String]] = [:]
+        for r in run.results {
+            guard case .failed(let message, _) = r.outcome else { continue }
+            let area = r.testCase?.area ?? "other"
+            if byArea[area] == nil { areas.append(area) }
+            var reason: String
+            switch r.answer {
+            case .skipped(let why)?: reason = "skipped: " + why
+            default: reason = message + (r.testCase?.note.map { "; " + $0 } ?? "")
+            }
+            reason = FailureExplanation.cut(
+                reason.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "#", with: "no. "), to: 110)
+            byArea[area, default: []].append("\(r.id)  # \(reason)")
+        }
+        for area in areas {
+            lines.append("")
+            lines.append("# \(area)")
+            lines += byArea[area] ?? []
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
 /// A malformed or unreadable failure list: `FILE:LINE: message`.
 public struct FailureListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The failure list's path.

@@ -71,20 +71,16 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         switch sent ? lines?.next(timeout: timeout) ?? .closed : .closed {
         case .line(let text):
             reply = text
-        case .invalidUTF8:
+        case .invalidUTF8(let bytes):
             terminate()
-            throw TesteeError(message: "the testee's start answer is not UTF-8")
+            throw TesteeError(message: "the testee's start answer is not UTF-8: \(Self.show(bytes))")
         case .closed:
             // Its output closed: wait (bounded) for the exit status, then end the group either way.
-            let deadline = Date().addingTimeInterval(min(timeout, 2))
-            while p.isRunning && Date() < deadline { usleep(5_000) }
-            let exited = !p.isRunning
-            let status = exited ? p.terminationStatus : 0
+            let exit = waitForExit(p)
             terminate()
             throw TesteeError(
-                message: exited
-                    ? "the testee exited (status \(status)) before answering start; check the command `\(command)`"
-                    : "the testee closed its output before answering start; check the command `\(command)`")
+                message: exit.map { "the testee \($0) before answering start; check the command `\(command)`" }
+                    ?? "the testee closed its output before answering start; check the command `\(command)`")
         case .timeout:
             terminate()
             throw TesteeError(message: "the testee did not answer start within \(timeout) s")
@@ -130,12 +126,15 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         switch lines?.next(timeout: timeout) ?? .closed {
         case .line(let text):
             reply = text
-        case .invalidUTF8:
+        case .invalidUTF8(let bytes):
             terminate()
-            return .broken("protocol: the answer line is not UTF-8")
+            return .broken("protocol: the answer line is not UTF-8: \(Self.show(bytes))")
         case .closed:
+            let exit = process.flatMap { waitForExit($0) }
             terminate()
-            return .broken("the testee crashed (exited without answering)")
+            return .broken(
+                "the testee crashed: it \(exit ?? "closed its output") without answering case \(testCase.id) "
+                    + "(op \(testCase.op)); it is restarted for the next case")
         case .timeout:
             terminate()
             consecutiveTimeouts += 1
@@ -155,6 +154,44 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         let deadline = Date().addingTimeInterval(2)
         while p.isRunning && Date() < deadline { usleep(10_000) }
         terminate()
+    }
+
+    /// How the process ended (`exited with status 3`, `was killed by signal 11 (SIGSEGV)`), waiting up to
+    /// two seconds (at most the timeout); nil when it is still running.
+    private func waitForExit(_ p: Process) -> String? {
+        let deadline = Date().addingTimeInterval(min(timeout, 2))
+        while p.isRunning && Date() < deadline { usleep(5_000) }
+        guard !p.isRunning else { return nil }
+        return Self.describeExit(reason: p.terminationReason, status: p.terminationStatus)
+    }
+
+    /// `exited with status N`, `was killed by signal N (SIGNAME)`; a status above 128 is how a shell
+    /// reports a child killed by signal status − 128, and says so.
+    static func describeExit(reason: Process.TerminationReason, status: Int32) -> String {
+        if reason == .uncaughtSignal { return "was killed by signal \(status)\(signalName(status))" }
+        if status > 128, status < 128 + 65 {
+            return
+                "exited with status \(status) (a shell's report of signal \(status - 128)\(signalName(status - 128)))"
+        }
+        return "exited with status \(status)"
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+        ]
+        return names[signal].map { " (\($0))" } ?? ""
+    }
+
+    /// Bytes of a line that is not UTF-8: repaired text (invalid bytes as U+FFFD), cut, and the first
+    /// bytes in hex.
+    static func show(_ bytes: [UInt8]) -> String {
+        let text = FailureExplanation.cut(String(decoding: bytes, as: UTF8.self), to: 200)
+        let hex = bytes.prefix(32).map { String(format: "%02x", $0) }.joined(separator: " ")
+        return
+            "\(CanonicalJSON.compactString(.string(text))) (\(bytes.count) bytes: \(hex)\(bytes.count > 32 ? " …" : ""))"
     }
 
     private func send(_ line: String) -> Bool {
@@ -214,7 +251,8 @@ public struct TesteeError: Error, Sendable, CustomStringConvertible {
 /// What waiting for a line gave.
 enum LineRead: Sendable, Equatable {
     case line(String)
-    case invalidUTF8
+    /// A line that is not UTF-8, with its bytes.
+    case invalidUTF8([UInt8])
     case timeout
     case closed
 }
@@ -244,7 +282,8 @@ final class LineQueue: @unchecked Sendable {
                 var start = 0
                 while let nl = self.buffer[self.scanned...].firstIndex(of: 0x0A) {
                     let bytes = self.buffer[start..<nl]
-                    self.lines.append(String(validating: bytes, as: UTF8.self).map(LineRead.line) ?? .invalidUTF8)
+                    self.lines.append(
+                        String(validating: bytes, as: UTF8.self).map(LineRead.line) ?? .invalidUTF8(Array(bytes)))
                     start = nl + 1
                     self.scanned = start
                 }

@@ -29,6 +29,14 @@ let fakeTestee = #"""
             time.sleep(30)
         elif op == "badseq":
             print(json.dumps({"seq": seq + 7, "output": None}), flush=True)
+        elif op == "segfault":
+            import os, signal
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif op == "garbage":
+            print("not json \u0085 here", flush=True)
+        elif op == "latin1":
+            sys.stdout.buffer.write(b'{"seq": 1, "output": "caf\xe9"}\n')
+            sys.stdout.flush()
     """#
 
 @Suite(.serialized) struct TesteeProcessTests {
@@ -71,7 +79,10 @@ let fakeTestee = #"""
             Issue.record("crash not failed")
             return
         }
-        #expect(m1.contains("crashed"))
+        #expect(
+            m1
+                == "the testee crashed: it exited with status 3 without answering case required.crash (op crash); it is restarted for the next case"
+        )
         guard case .failed(let m2, _)? = outcomes["required.hang"] else {
             Issue.record("hang not failed")
             return
@@ -81,7 +92,7 @@ let fakeTestee = #"""
             Issue.record("badseq not failed")
             return
         }
-        #expect(m3 == "protocol: answered seq 15, expected 8")
+        #expect(m3 == #"protocol: answered seq 15, expected 8; the line: {"seq": 15, "output": null}"#)
         guard case .failed(_, let diffs)? = outcomes["required.echo.wrong"] else {
             Issue.record("wrong echo passed")
             return
@@ -91,6 +102,34 @@ let fakeTestee = #"""
         #expect(run.exitStatus == 0)
         #expect(run.summary.line == "4 passed, 0 failed, 5 skipped")
         #expect(testee.starts == 4, "started once, then after the crash, the timeout and the protocol break")
+    }
+
+    /// A crash names the signal, a protocol break the offending line (invisible characters escaped), a
+    /// line that is not UTF-8 its bytes.
+    @Test func crashesAndProtocolBreaksExplainThemselves() throws {
+        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 5, suiteVersion: "0.0.0")
+        let cases = [
+            Self.c("required.segfault", "segfault", .output(.null)),
+            Self.c("required.garbage", "garbage", .output(.null)),
+            Self.c("required.latin1", "latin1", .output(.null)),
+        ]
+        let run = ConformanceRunner.run(cases, on: &testee)
+        testee.stop()
+        let messages = run.results.map { r -> String in
+            if case .failed(let m, _) = r.outcome { return m }
+            return "\(r.outcome)"
+        }
+        #expect(
+            messages[0].hasPrefix("the testee crashed: it was killed by signal 11 (SIGSEGV) without answering")
+                || messages[0].hasPrefix(
+                    "the testee crashed: it exited with status 139 (a shell's report of signal 11 (SIGSEGV)) without"),
+            "\(messages[0])")
+        #expect(messages[1].hasPrefix("protocol: unreadable answer line ("))
+        #expect(messages[1].hasSuffix("; the line: not json \\u0085 here"), "\(messages[1])")
+        #expect(
+            messages[2]
+                == #"protocol: the answer line is not UTF-8: "{\"seq\": 1, \"output\": \"caf\#u{FFFD}\"}" (28 bytes: 7b 22 73 65 71 22 3a 20 31 2c 20 22 6f 75 74 70 75 74 22 3a 20 22 63 61 66 e9 22 7d)"#,
+            "\(messages[2])")
     }
 
     @Test func staleEntryFailsTheRun() throws {
@@ -114,7 +153,7 @@ let fakeTestee = #"""
         #expect {
             try testee.start()
         } throws: { error in
-            "\(error)" == "the testee exited (status 3) before answering start; check the command `exit 3`"
+            "\(error)" == "the testee exited with status 3 before answering start; check the command `exit 3`"
         }
         #expect(
             ContinuousClock.now - started < .seconds(4), "an exited testee is reported at once, not after the timeout")
