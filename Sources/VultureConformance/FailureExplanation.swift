@@ -11,7 +11,8 @@ public enum FailureExplanation {
 
     /// The lines that follow a failed case's `FAIL` line and its differences, two-space indented.
     public static func lines(for result: CaseResult) -> [String] {
-        guard let c = result.testCase else { return [] }
+        // A skip is the implementation's own choice: its reason is in the FAIL line already.
+        guard let c = result.testCase, !result.isSkippedByImplementation else { return [] }
         var out: [String] = []
         var pathDiffers = false
         if case .failed(_, let differences) = result.outcome {
@@ -138,5 +139,13 @@ public enum FailureExplanation {
         default:
             return nil
         }
+    }
+}
+
+extension CaseResult {
+    /// Whether the implementation answered `skipped` (a required case then fails unless listed).
+    public var isSkippedByImplementation: Bool {
+        if case .skipped? = answer { return true }
+        return false
     }
 }

@@ -27,7 +27,7 @@ import VultureSchemaCore
         let first = SchemaGenerator.generate(spec: spec)
         #expect(first == SchemaGenerator.generate(spec: spec))
         #expect(first.map(\.relativePath) == first.map(\.relativePath).sorted())
-        #expect(first.filter { $0.region != nil }.map(\.region) == ["fixtures", "operations", "rules"])
+        #expect(first.filter { $0.region != nil }.map(\.region) == ["fixtures", "operations", "pins", "rules"])
         for file in first {
             // Documents (fixtures) cannot carry a comment; the folder's generated README.md speaks for them.
             let isFixture =

@@ -24,6 +24,8 @@ struct ProtocolTablesEmitter {
                 contents: fixtures(linkPrefix: "operations/").joined(separator: "\n") + "\n", region: "fixtures"),
             GeneratedFile(
                 relativePath: Self.pagePath, contents: rules().joined(separator: "\n") + "\n", region: "rules"),
+            GeneratedFile(
+                relativePath: Self.pagePath, contents: pins().joined(separator: "\n") + "\n", region: "pins"),
         ]
     }
 
@@ -71,6 +73,26 @@ struct ProtocolTablesEmitter {
                     op.errors.map { Self.code($0) }.joined(separator: ", "), Self.cell(op.section),
                     Self.cell(op.meaning),
                     "[in](\(linkPrefix)\(op.op).input.schema.json), [out](\(linkPrefix)\(op.op).output.schema.json)",
+                ]
+            })
+        out += [
+            "",
+            "The Storage objects of `blob.path`, `blob.metadata`, `blob.uploadCheck` and `blob.verify` (`Spec/blobs.tsv`; "
+                + "`kind` is the blob map field that records the object):",
+            "",
+        ]
+        out += Self.table(
+            [
+                "kind", "object", "path", "content type", "Content-Encoding", "custom metadata",
+                "largest object (bytes)",
+            ],
+            spec.blobs.map { b in
+                [
+                    Self.code(b.mapField), Self.code(b.name), Self.code(b.pathTemplate), Self.code(b.contentType),
+                    b.contentEncoding.map { Self.code($0) } ?? "not set (`null`)",
+                    b.customMetadata.isEmpty
+                        ? "none (`{}`)" : b.customMetadata.map { Self.code($0) }.joined(separator: ", "),
+                    String(b.maxObjectBytes),
                 ]
             })
         return out
@@ -159,6 +181,20 @@ struct ProtocolTablesEmitter {
             }
         }
         return "any"
+    }
+
+    /// The pins, as the cases quote them: name, kind, choice (the schema page has subject, reason and source).
+    func pins() -> [String] {
+        var out = [
+            "The choices the expected answers rest on where the seed documents are silent, cut off or disagree "
+                + "(`Spec/pins.tsv`; [Goldens/SCHEMA.md](../SCHEMA.md#pinned-choices) has each one's subject, reason "
+                + "and source). A case resting on a `choice` or `open` pin is `recommended.*`.",
+            "",
+        ]
+        out += Self.table(
+            ["pin", "kind", "choice"],
+            spec.pins.map { p in ["`\(p.name)`", p.kind.rawValue, Self.cell(p.choice)] })
+        return out
     }
 
     /// The registry: id, meaning, section, example.
