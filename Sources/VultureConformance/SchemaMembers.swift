@@ -53,11 +53,20 @@ enum SchemaMembers {
         while let token = tokens.popFirst() {
             guard let field = current.first(where: { $0.name == token }) else { return .notInSchema }
             var type = field.type
-            while !tokens.isEmpty {
+            while let next = tokens.first {
                 switch type {
-                case .array(let element), .dictionary(let element):
+                case .array(let element):
                     tokens = tokens.dropFirst()
                     type = element
+                    continue
+                case .dictionary(let element):
+                    // The settings values are keyed by the settings keys of the schema.
+                    if element == .map("SettingsEntry"), schema.settingsKey(next) == nil { return .notInSchema }
+                    tokens = tokens.dropFirst()
+                    type = element
+                    if tokens.isEmpty, element == .map("SettingsEntry") {
+                        return .schema("settings key \(next) is in the schema, but not in the golden's document here")
+                    }
                     continue
                 default: break
                 }

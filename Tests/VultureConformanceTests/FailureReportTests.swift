@@ -52,6 +52,10 @@ import VultureSyncSchema
         let misspelt = try Self.hint(
             adding: "waterBalast", .integer(0), in: ["document"], to: "required.schema.flight.android.write")
         #expect(misspelt == "did you mean waterBallast?")
+        let settingsKey = try Self.hint(
+            adding: "showAirspaceLabelz", .map([:]), in: ["document", "values"],
+            to: "required.schema.settings.ios.stored")
+        #expect(settingsKey == "the schema has no such field here")
         let blob = try Self.hint(adding: "size", .integer(0), in: [], to: "required.blobs.metadata.igc")
         #expect(blob == "the golden has no such member here")
     }

@@ -64,6 +64,11 @@ enum GoldenFiles {
             guard seen.insert(d.fullId).inserted else {
                 throw DefinitionError(description: "\(d.fullId) is defined twice")
             }
+            guard d.fullId.hasPrefix(Level.of(d.pins) + ".") else {
+                throw DefinitionError(
+                    description: "\(d.fullId): its pins make it \(Level.of(d.pins)) (a choice or open pin: recommended)"
+                )
+            }
             let probe = ConformanceCase(
                 id: d.fullId, section: d.section, op: d.op, input: d.input, expected: .output(.null))
             var m: [String: FirestoreValue] = [
