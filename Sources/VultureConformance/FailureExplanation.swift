@@ -11,8 +11,7 @@ public enum FailureExplanation {
 
     /// The lines that follow a failed case's `FAIL` line and its differences, two-space indented.
     public static func lines(for result: CaseResult) -> [String] {
-        // A skip is the implementation's own choice: its reason is in the FAIL line already.
-        guard let c = result.testCase, !result.isSkippedByImplementation else { return [] }
+        guard let c = result.testCase else { return [] }
         var out: [String] = []
         var pathDiffers = false
         if case .failed(_, let differences) = result.outcome {
@@ -139,13 +138,5 @@ public enum FailureExplanation {
         default:
             return nil
         }
-    }
-}
-
-extension CaseResult {
-    /// Whether the implementation answered `skipped` (a required case then fails unless listed).
-    public var isSkippedByImplementation: Bool {
-        if case .skipped? = answer { return true }
-        return false
     }
 }
