@@ -247,6 +247,16 @@ let holeMutants: [Mutant] = [
             return .output(.string(DocumentIds.homebaseId(name: stripped)))
         }),
     Mutant(
+        name: "a home-base trim of Unicode White_Space (what SCHEMA.md used to say)",
+        caughtBy: "required.ids.homebase.information-separators",
+        fault: { c, answer in
+            guard c.op == "id.homebase", case .string(let name)? = c.input.mapValue?["name"] else { return answer }
+            let scalars = name.unicodeScalars
+            let kept = scalars.drop { $0.properties.isWhitespace }.reversed().drop { $0.properties.isWhitespace }
+            let trimmed = String(String.UnicodeScalarView(kept.reversed()))
+            return .output(.string(sha256Hex(trimmed.lowercased())))
+        }),
+    Mutant(
         name: "a boolean key true only for 1 (VulturePinned: 2)",
         caughtBy: "recommended.settings.bridging.boolean-from-2",
         fault: iosStore { kvs in
