@@ -2,6 +2,7 @@ import Foundation
 import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
+import VultureTesteeProcess
 
 /// The whole suite, against the built-in reference implementation (no arguments) or a testee
 /// (`run --testee COMMAND`), with failure list, case selection and reports (README "The conformance runner", Goldens/protocol/README.md).

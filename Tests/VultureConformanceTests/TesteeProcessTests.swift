@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureSyncSchema
+import VultureTesteeProcess
 
 /// A small Python testee whose ops misbehave on purpose: echo, reject, skip, crash, hang, wrong seq.
 let fakeTestee = #"""

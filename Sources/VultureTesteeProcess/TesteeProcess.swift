@@ -1,4 +1,5 @@
 import Foundation
+import VultureConformance
 import VultureSyncSchema
 
 /// A testee: another implementation run as one long-lived process (`/bin/sh -c COMMAND`) and
@@ -244,7 +245,7 @@ final class LineQueue: @unchecked Sendable {
                 var start = 0
                 while let nl = self.buffer[self.scanned...].firstIndex(of: 0x0A) {
                     let bytes = self.buffer[start..<nl]
-                    self.lines.append(String(validating: bytes, as: UTF8.self).map(LineRead.line) ?? .invalidUTF8)
+                    self.lines.append(String(validUTF8: bytes).map(LineRead.line) ?? .invalidUTF8)
                     start = nl + 1
                     self.scanned = start
                 }
