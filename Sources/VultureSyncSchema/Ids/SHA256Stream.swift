@@ -190,7 +190,9 @@ public enum FileContents {
     public static let maximumToolInputBytes = 64 * 1024 * 1024
 
     /// The file's bytes.
-    /// - Parameter maximumBytes: stop with `EFBIG` ("File too large") past this many bytes.
+    /// - Parameters:
+    ///   - path: the file's path.
+    ///   - maximumBytes: stop with `EFBIG` ("File too large") past this many bytes.
     /// - Throws: ``FileAccessError`` naming the operation, the path and `errno`.
     public static func bytes(atPath path: String, maximumBytes: Int = maximumToolInputBytes) throws(FileAccessError)
         -> [UInt8]
