@@ -109,6 +109,7 @@ let fakeTestee = #"""
         #expect(lines.contains("UNKNOWN f.txt:2: required.gone matches no case"))
     }
 
+    @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func testeeThatCannotStartIsAnError() {
         let testee = TesteeProcess(command: "exit 3", timeout: 5, suiteVersion: "0.0.0")
         let started = ContinuousClock.now
@@ -163,6 +164,7 @@ let fakeTestee = #"""
         #expect(ConformanceRunner.report(run, failureList: nil).contains { $0.hasPrefix("no case passed") })
     }
 
+    @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func aHungTesteeIsGivenUpAfterThreeTimeoutsInARow() throws {
         var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 0.5, suiteVersion: "0.0.0")
         let cases = (1...5).map { Self.c("required.hang.\($0)", "hang", .output(.null)) }
@@ -179,6 +181,7 @@ let fakeTestee = #"""
     }
 
     /// Ending the testee ends what its shell started too: no process outlives the run.
+    @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func whatTheTesteeStartedEndsWithIt() throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vulture-child-\(UUID().uuidString).pid")
