@@ -10,6 +10,8 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     public let command: String
     /// Seconds allowed for the start handshake and for each case.
     public let timeout: Double
+    /// Seconds allowed for the start handshake: `timeout` unless set apart inside this package.
+    package let startTimeout: Double
     /// The suite version sent in `start`.
     public let suiteVersion: String
     /// How many times the process was (re)started.
@@ -32,9 +34,19 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     /// - Parameters:
     ///   - command: run with `/bin/sh -c`.
     ///   - timeout: seconds per case (and for the handshake).
-    public init(command: String, timeout: Double = 10, suiteVersion: String) {
+    public convenience init(command: String, timeout: Double = 10, suiteVersion: String) {
+        self.init(command: command, timeout: timeout, startTimeout: timeout, suiteVersion: suiteVersion)
+    }
+
+    /// A testee whose start handshake has its own bound: for tests of short case timeouts, whose
+    /// testee may start slowly on a loaded machine.
+    package init(command: String, timeout: Double, startTimeout: Double, suiteVersion: String) {
+        func bounded(_ seconds: Double) -> Double {
+            seconds.isFinite ? min(max(seconds, 0.001), Self.maximumTimeout) : Self.maximumTimeout
+        }
         self.command = command
-        self.timeout = timeout.isFinite ? min(max(timeout, 0.001), Self.maximumTimeout) : Self.maximumTimeout
+        self.timeout = bounded(timeout)
+        self.startTimeout = bounded(startTimeout)
         self.suiteVersion = suiteVersion
         signal(SIGPIPE, SIG_IGN)
     }
@@ -69,7 +81,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         lines = LineQueue(reading: output.fileHandleForReading)
         let sent = send(TesteeProtocol.startLine(suiteVersion: suiteVersion))
         let reply: String
-        switch sent ? lines?.next(timeout: timeout) ?? .closed : .closed {
+        switch sent ? lines?.next(timeout: startTimeout) ?? .closed : .closed {
         case .line(let text):
             reply = text
         case .invalidUTF8:
@@ -77,7 +89,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             throw TesteeError(message: "the testee's start answer is not UTF-8")
         case .closed:
             // Its output closed: wait (bounded) for the exit status, then end the group either way.
-            let deadline = Date().addingTimeInterval(min(timeout, 2))
+            let deadline = Date().addingTimeInterval(min(startTimeout, 2))
             while p.isRunning && Date() < deadline { usleep(5_000) }
             let exited = !p.isRunning
             let status = exited ? p.terminationStatus : 0
@@ -88,7 +100,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
                     : "the testee closed its output before answering start; check the command `\(command)`")
         case .timeout:
             terminate()
-            throw TesteeError(message: "the testee did not answer start within \(timeout) s")
+            throw TesteeError(message: "the testee did not answer start within \(startTimeout) s")
         }
         guard case .object(let m)? = try? StrictJSONReader.parse(Array(reply.utf8)).kind else {
             terminate()
