@@ -77,6 +77,12 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     case schemaLimit = "schema.limit"
     /// A string is not in the field's format (`date-string`: `yyyy-MM-dd`).
     case schemaFormat = "schema.format"
+
+    // Foundation objects (the Firebase SDK's dictionaries, FirestoreValue+Foundation.swift).
+    /// An object with no Firestore type in the Foundation form (not NSNull, a number, String, Date,
+    /// Data, an array, a dictionary with string keys, GeoPoint, FirestoreReference or
+    /// FirestoreSentinel), a dictionary key that is not a string, or an unsigned number above Int64.max.
+    case foundationType = "foundation.type"
 }
 
 /// A typed error for bad input: which file, where (line:column and JSON pointer), and the rule broken.
