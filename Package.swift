@@ -4,8 +4,12 @@ import PackageDescription
 
 let package = Package(
     name: "VultureSync",
+    // The lowest versions the libraries allow: CryptoKit and Swift Testing need macOS 10.15 and iOS 13;
+    // the runner's FileHandle.write(contentsOf:) needs macOS 10.15.4 (README "Requirements and CI").
+    platforms: [.macOS("10.15.4"), .iOS(.v13)],
     products: [
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
+        .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
@@ -14,7 +18,8 @@ let package = Package(
         .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
     ],
     targets: [
-        // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto).
+        // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto). zlib is in every
+        // Apple SDK too; libcrypto is used on Linux only (CryptoKit computes SHA-256 on Apple platforms).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -31,19 +36,41 @@ let package = Package(
         // The wire format: generated codecs and tables, ids, blobs, settings, writes (re-exports VultureSchemaCore).
         .target(
             name: "VultureSyncSchema",
-            dependencies: ["VultureSchemaCore", "CZlib", "CCrypto"]
+            dependencies: [
+                "VultureSchemaCore", "CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
+        .target(
+            name: "VultureSyncEngine",
+            dependencies: ["VultureSyncSchema"]
         ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
-        // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
+        // The goldens as resources (Bundle.module): Goldens/ is this target's folder, so the files
+        // `vulture-goldens write` writes are the files the suite loads wherever its bundle runs.
+        .target(
+            name: "VultureGoldenResources",
+            path: "Goldens",
+            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol"],
+            sources: ["GoldenResources.swift"],
+            resources: [.copy("VERSION"), .copy("schema"), .copy("vectors")]
+        ),
+        // Conformance cases, typed comparison, failure lists, the testee protocol and reports (no
+        // process spawning: this is the library an iOS test target imports).
         .target(
             name: "VultureConformance",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema", "VultureSyncEngine", "VultureGoldenResources"]
+        ),
+        // A testee run as a child process (`run --testee`): Process, signals, process groups.
+        .target(
+            name: "VultureTesteeProcess",
+            dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema"]
         ),
         // The reference implementation served over the testee protocol.
         .executableTarget(
@@ -76,8 +103,13 @@ let package = Package(
             dependencies: ["VultureSyncSchema"]
         ),
         .testTarget(
+            name: "VultureSyncEngineTests",
+            dependencies: ["VultureSyncEngine"]
+        ),
+        .testTarget(
             name: "VultureConformanceTests",
-            dependencies: ["VultureConformance", "VultureSyncSchema", "VultureGoldens"]
+            dependencies: ["VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens"],
+            resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),
         // Generator core: reads and validates the Spec/ tables into SchemaSpec and emits the generated files.
         .target(

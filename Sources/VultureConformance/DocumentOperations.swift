@@ -1,7 +1,7 @@
 import Foundation
 import VultureSyncSchema
 
-/// The suite's neutral fixture form, read into the schema module's ``DocumentEncoder`` inputs: the
+/// The suite's neutral fixture form, read into the schema module's `DocumentEncoder` inputs: the
 /// conformance module only parses fixtures and judges; the format rules live in VultureSyncSchema.
 ///
 /// Fixture shape: `{"context": {uid, deviceId, platform, clientUpdatedAt, serverTime, deletedAt?},

@@ -44,7 +44,7 @@ public enum FailureExplanation {
         return cut(text, to: maximumInputCharacters) + " (\(count) characters; the JSON report has all of it)"
     }
 
-    static func cut(_ text: String, to limit: Int) -> String {
+    package static func cut(_ text: String, to limit: Int) -> String {
         guard text.unicodeScalars.count > limit else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…"
     }

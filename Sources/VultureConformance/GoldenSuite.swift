@@ -1,4 +1,5 @@
 import Foundation
+import VultureGoldenResources
 import VultureSyncSchema
 
 /// The checked-in goldens (Goldens/) read as conformance cases.
@@ -20,14 +21,14 @@ public struct GoldenSuite: Sendable {
     /// The golden files read, relative to the goldens folder, with their typed contents.
     public var files: [(path: String, value: FirestoreValue)]
 
-    /// The Goldens/ folder of this package's source checkout (found from this file's path), which
-    /// is where SwiftPM keeps it for a package that depends on this one too.
-    public static var defaultRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Goldens")
-    }
+    /// The goldens bundled with this library: `VERSION`, `schema/` and `vectors/` of Goldens/,
+    /// copied into the resource bundle of the package's `VultureGoldenResources` target when it is
+    /// built (`Bundle.module`). Found wherever the bundle is — beside a test bundle on a device or a
+    /// simulator, or in the build folder of a package that depends on this one — without the source
+    /// checkout.
+    public static var defaultRoot: URL { GoldenResources.root }
 
-    /// Reads every golden under `root`.
+    /// Reads every golden under `root` (by default the bundled goldens, ``defaultRoot``).
     /// - Throws: `GoldenError` naming the file, JSON pointer and what is wrong; `SchemaInputError`
     ///   for a file that is not canonical typed JSON.
     public static func load(from root: URL = defaultRoot) throws -> GoldenSuite {

@@ -2,8 +2,9 @@ import VultureSyncSchema
 
 extension ReferenceImplementation {
     /// Operation tables beyond ids, blobs and validation: documents (encode, merge payloads,
-    /// tombstones, decoding) and settings. Each table lives in its own file.
+    /// tombstones, decoding), settings, and the engine's rules (merge, trim, tombstones, duplicates).
+    /// Each table lives in its own file.
     static func extraTables(schema: SyncSchema?) -> [[String: Operation]] {
-        [DocumentOperations.table(schema: schema), SettingsOperations.table(schema: schema)]
+        [DocumentOperations.table(schema: schema), SettingsOperations.table(schema: schema), SyncRuleOperations.table]
     }
 }

@@ -1,7 +1,8 @@
+import VultureSyncEngine
 import VultureSyncSchema
 
 /// The settings operations of the testee protocol (schema §2 settings/synced, §5.3, §5.5),
-/// answered by ``SettingsCodec``:
+/// answered by ``SettingsCodec`` and, for the merge, the engine's ``SettingsEntryMerge``:
 ///
 /// - `settings.fromIOS`: `{"kvs": {iosKey: value}, "changedAt": {iosKey: ms}, "deviceId": "…"}` →
 ///   `{"values": {keyId: {v, t, d}}}`, one entry for each of the 42 keys. `kvs` holds the iOS
@@ -51,7 +52,7 @@ enum SettingsOperations {
             },
             "settings.merge": { input throws(OperationError) in
                 let i = try OperationInput(input)
-                let merged = SettingsCodec.mergeValues(local: try i.map("local"), remote: try i.map("remote"))
+                let merged = SettingsEntryMerge.mergeValues(local: try i.map("local"), remote: try i.map("remote"))
                 return .map(["values": .map(merged)])
             },
         ]

@@ -161,11 +161,11 @@ public enum TypedComparison {
         }
     }
 
-    /// The candidate nearest to `name` within edit distance 2, or nil; see ``EditDistance/nearest(_:among:)``.
+    /// The candidate nearest to `name` within edit distance 2, or nil; see `EditDistance.nearest(_:among:)` in VultureSyncSchema.
     public static func nearest(_ name: String, among candidates: [String]) -> String? {
         EditDistance.nearest(name, among: candidates)
     }
 
-    /// Optimal-string-alignment distance; see ``EditDistance/osa(_:_:)``.
+    /// Optimal-string-alignment distance; see `EditDistance.osa(_:_:)` in VultureSyncSchema.
     public static func editDistance(_ a: String, _ b: String) -> Int { EditDistance.osa(a, b) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
+import VultureTesteeProcess
 
 /// The whole suite, against the built-in reference implementation (no arguments) or a testee
 /// (`run --testee COMMAND`), with failure list, case selection and reports (README "The conformance runner", Goldens/protocol/README.md).
@@ -16,7 +17,7 @@ enum SuiteCommand {
         (Goldens/protocol/README.md): a crashed testee is restarted, each case has a timeout
         (default 10 s), and after 3 timeouts in a row the remaining cases fail without waiting.
 
-          --goldens DIR              the goldens to run (default: this package's Goldens/)
+          --goldens DIR              the goldens to run (default: the goldens built into the runner)
           --failure-list FILE        case ids expected to fail, one per line; stale or unknown entries fail the run
           --test ID                  run only this case (repeatable)
           --only AREA                run only the cases of an area and the areas under it (repeatable): ids,

@@ -157,7 +157,7 @@ let mutants: [Mutant] = [
     static let suite = Result { try GoldenSuite.load() }
 
     /// Every mutant fails the run, and the named case is among those that catch it.
-    @Test(arguments: mutants)
+    @Test(arguments: mutants + syncRuleMutants)
     func mutantIsCaught(_ mutant: Mutant) throws {
         let suite = try Self.suite.get()
         #expect(suite.cases.contains { $0.id == mutant.caughtBy }, "no case \(mutant.caughtBy)")

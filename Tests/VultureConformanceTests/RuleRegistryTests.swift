@@ -78,7 +78,8 @@ import VultureSyncSchema
 
     /// No hand-written source spells a code outside the registry (`code: "…"` or a `.rawValue` prefix).
     @Test func noHandWrittenCodeLiteralOutsideTheRegistry() throws {
-        let root = GoldenSuite.defaultRoot.deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         var literals: [String] = []
         for top in ["Sources", "Tools/VultureGoldens"] {
             guard

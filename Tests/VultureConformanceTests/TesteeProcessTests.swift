@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureSyncSchema
+import VultureTesteeProcess
 
 /// A small Python testee whose ops misbehave on purpose: echo, reject, skip, crash, hang, wrong seq.
 let fakeTestee = #"""
@@ -40,6 +41,10 @@ let fakeTestee = #"""
     """#
 
 @Suite(.serialized) struct TesteeProcessTests {
+    /// The start handshake's bound: Python starts in well under a second, but not always while the
+    /// other suites load both cores; the short case timeouts under test stay short.
+    static let startTimeout = 60.0
+
     static func testeeCommand() throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-fake-testee-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -53,7 +58,8 @@ let fakeTestee = #"""
     }
 
     @Test func drivesATesteeThroughCrashesAndTimeouts() throws {
-        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 5, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 5, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let cases = [
             Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)]))),
             Self.c("required.echo.wrong", "echo", .output(.map(["x": .integer(1)]))),
@@ -107,7 +113,8 @@ let fakeTestee = #"""
     /// A crash names the signal, a protocol break the offending line (invisible characters escaped), a
     /// line that is not UTF-8 its bytes.
     @Test func crashesAndProtocolBreaksExplainThemselves() throws {
-        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 5, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 5, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let cases = [
             Self.c("required.segfault", "segfault", .output(.null)),
             Self.c("required.garbage", "garbage", .output(.null)),
@@ -133,7 +140,8 @@ let fakeTestee = #"""
     }
 
     @Test func staleEntryFailsTheRun() throws {
-        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 2, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let cases = [Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)])))]
         let list = try FailureList(text: "required.echo.ok\nrequired.gone\n", file: "f.txt")
         let run = ConformanceRunner.run(cases, on: &testee, failureList: list)
@@ -147,6 +155,7 @@ let fakeTestee = #"""
         #expect(lines.contains("UNKNOWN f.txt:2: required.gone matches no case"))
     }
 
+    @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func testeeThatCannotStartIsAnError() {
         let testee = TesteeProcess(command: "exit 3", timeout: 5, suiteVersion: "0.0.0")
         let started = ContinuousClock.now
@@ -171,7 +180,8 @@ let fakeTestee = #"""
     /// A required case that is skipped fails unless the failure list names it; a recommended one
     /// may be skipped.
     @Test func skippedRequiredCaseFailsUnlessListed() throws {
-        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 2, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let cases = [
             Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)]))),
             Self.c("required.skip", "skip", .output(.null)),
@@ -193,7 +203,8 @@ let fakeTestee = #"""
     }
 
     @Test func skippingEveryCaseIsNotConformant() throws {
-        var testee = TesteeProcess(command: try Self.testeeCommand(), timeout: 2, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 2, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let run = ConformanceRunner.run([Self.c("recommended.skip", "skip", .output(.null))], on: &testee)
         testee.stop()
         #expect(run.summary.line == "0 passed, 0 failed, 1 skipped")
@@ -201,13 +212,12 @@ let fakeTestee = #"""
         #expect(ConformanceRunner.report(run, failureList: nil).contains { $0.hasPrefix("no case passed") })
     }
 
+    /// The last two cases are not sent at all (their message says so), rather than each waiting for
+    /// its timeout; no wall-clock bound is asserted (a loaded machine restarts Python slowly).
     @Test func aHungTesteeIsGivenUpAfterThreeTimeoutsInARow() throws {
-        // A shell testee answers start at once (a Python one may need more than the 0.5 s under load) and
-        // then never answers a case.
-        let command = #"read line; echo '{"type": "started", "protocolVersion": 1}'; exec sleep 1000"#
-        var testee = TesteeProcess(command: command, timeout: 0.5, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 0.5, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let cases = (1...5).map { Self.c("required.hang.\($0)", "hang", .output(.null)) }
-        let started = ContinuousClock.now
         let run = ConformanceRunner.run(cases, on: &testee)
         testee.stop()
         let messages = run.results.map { r -> String in
@@ -216,16 +226,18 @@ let fakeTestee = #"""
         }
         #expect(messages.prefix(3).allSatisfy { $0 == "timeout after 0.5 s" })
         #expect(messages.suffix(2).allSatisfy { $0 == "not run: the testee timed out on 3 cases in a row" })
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(testee.starts == 3)
     }
 
     /// Ending the testee ends what its shell started too: no process outlives the run.
+    @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func whatTheTesteeStartedEndsWithIt() throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vulture-child-\(UUID().uuidString).pid")
         defer { try? FileManager.default.removeItem(at: pidFile) }
         let command = "sleep 1000 & echo $! > '\(pidFile.path)'; " + (try Self.testeeCommand())
-        var testee = TesteeProcess(command: command, timeout: 2, suiteVersion: "0.0.0")
+        var testee = TesteeProcess(
+            command: command, timeout: 2, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
         let run = ConformanceRunner.run(
             [Self.c("required.echo.ok", "echo", .output(.map(["x": .double(1)])))], on: &testee)
         #expect(run.summary.passed == 1)

@@ -125,9 +125,12 @@ import VultureSchemaCore
         let copy = try SpecCopy()
         try copy.edit("fields.tsv") { lines in lines.removeAll { $0.hasPrefix("FlightDocument\tinLogbook\t") } }
         let line = try copy.lineNumber("merge-rules.tsv", startingWith: "FlightDocument\tinLogbook\t")
+        let trim = try copy.lineNumber("sync-rules.tsv", startingWith: "trim\trecentsBeyondCapLogbook\t")
         #expect(
             copy.loadErrors().map(\.description) == [
-                "Spec/merge-rules.tsv:\(line): merge rule names field 'FlightDocument.inLogbook' that does not exist in fields.tsv"
+                "Spec/merge-rules.tsv:\(line): merge rule names field 'FlightDocument.inLogbook' that does not exist in fields.tsv",
+                "Spec/sync-rules.tsv:\(trim): subject FlightDocument.inLogbook names a field that does not exist in fields.tsv",
+                "Spec/sync-rules.tsv:\(trim + 1): subject FlightDocument.inLogbook names a field that does not exist in fields.tsv",
             ])
     }
 

@@ -48,6 +48,9 @@ import VultureSchemaCore
             }
         }
         for l in spec.limits where l.value >= 10 { numbers[l.value] = numbers[l.value] ?? "Spec/limits.tsv \(l.name)" }
+        for r in spec.syncRules {
+            if case .integer(let n)? = r.value, n >= 10 { numbers[n] = numbers[n] ?? "Spec/sync-rules.tsv \(r.name)" }
+        }
         for b in spec.blobs {
             strings.append(Fact(text: b.contentType, origin: "Spec/blobs.tsv \(b.name) contentType"))
             let pieces = literalPieces(of: b.pathTemplate)

@@ -151,7 +151,7 @@ import Testing
 
     @Test func unknownType() throws {
         let copy = try SpecCopy()
-        let line = try copy.replaceLine("fields.tsv", startingWith: "FlightDocument\tfilename\t") {
+        let line = try copy.replaceLine("fields.tsv", startingWith: "FlightDocument\tpassengerName\t") {
             replacingCell($0, column: 2, with: "strng")
         }
         let errors = copy.loadErrors()

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func everyMergeRuleRowHasAKind() {
-        #expect(MergeRule.all.count == 20)
+        #expect(MergeRule.all.count == 21)
         #expect(Set(MergeRule.all.map(\.kind)) == Set(MergeRuleKind.allCases))
         #expect(MergeRule.all.first == MergeRule(nil, nil, .threeWayLatestClientUpdatedAt, .server))
     }

@@ -432,54 +432,6 @@ import Testing
         #expect(entries["mapStyle"] == .map(["v": .string("adaptive"), "t": .integer(4_000), "d": .string("d")]))
     }
 
-    // MARK: - Merge
-
-    static func entry(_ v: FirestoreValue, _ t: Int64, _ d: String) -> FirestoreValue {
-        .map(["v": v, "t": .integer(t), "d": .string(d)])
-    }
-
-    @Test(arguments: [
-        (entry(.boolean(true), 200, "local"), entry(.boolean(false), 100, "cloud"), "local"),
-        (entry(.boolean(true), 100, "local"), entry(.boolean(false), 200, "cloud"), "cloud"),
-        (entry(.boolean(true), 100, "local"), entry(.boolean(false), 100, "cloud"), "cloud"),
-        (entry(.boolean(true), 0, "local"), entry(.boolean(false), 0, "cloud"), "cloud"),
-        (entry(.boolean(true), 0, "local"), entry(.boolean(false), 1, "cloud"), "cloud"),
-        (
-            entry(.boolean(true), 1, "local"), .map(["v": .boolean(false), "t": .double(5), "d": .string("cloud")]),
-            "local"
-        ),
-        (entry(.boolean(true), 1, "local"), .string("garbage"), "local"),
-    ])
-    func mergeEntryLargerTimeWinsTieGoesToTheCloud(local: FirestoreValue, remote: FirestoreValue, winner: String) {
-        let merged = SettingsCodec.mergeEntry(local: local, remote: remote)
-        #expect(merged == (winner == "local" ? local : remote))
-    }
-
-    @Test func anUntouchedLocalStoreLosesToEveryCloudValue() throws {
-        let local = codec.entries(fromIOS: [:], changedAt: [:], deviceId: "fresh")
-        let remote = codec.entries(
-            fromIOS: Self.fullStore, changedAt: ["VultureAnnotationStyle": 1_700_000_000_000], deviceId: "old")
-        let merged = SettingsCodec.mergeValues(local: local, remote: remote)
-        #expect(merged == remote)
-        #expect(try Self.check(merged) == [])
-    }
-
-    @Test func mergeValuesPerKey() {
-        let local: [String: FirestoreValue] = [
-            "sport": Self.entry(.string("delta"), 500, "a"), "isPinned": Self.entry(.boolean(true), 10, "a"),
-            "futureKey": Self.entry(.integer(1), 1, "a"),
-        ]
-        let remote: [String: FirestoreValue] = [
-            "sport": Self.entry(.string("glider"), 400, "b"), "isPinned": Self.entry(.boolean(false), 10, "b"),
-            "showWind": Self.entry(.boolean(false), 0, "b"),
-        ]
-        #expect(
-            SettingsCodec.mergeValues(local: local, remote: remote) == [
-                "sport": Self.entry(.string("delta"), 500, "a"), "isPinned": Self.entry(.boolean(false), 10, "b"),
-                "futureKey": Self.entry(.integer(1), 1, "a"), "showWind": Self.entry(.boolean(false), 0, "b"),
-            ])
-    }
-
     // MARK: - Cloud values that do not fit their key
 
     @Test(arguments: [

@@ -17,7 +17,8 @@ enum GoldenFiles {
             documents: DocumentGoldens.all,
             vectors: [
                 IdVectors.file, BlobVectors.file, DocumentVectors.file, InvalidDocumentVectors.file,
-                SettingsVectors.file,
+                SettingsVectors.file, MergeVectors.file, TrimVectors.file, TombstoneVectors.file,
+                DuplicateVectors.file,
             ])
     }
 
@@ -115,7 +116,7 @@ enum GoldenFiles {
 public enum GoldenWriter {
     /// One golden file: its path from the package root and its canonical bytes.
     public struct File: Sendable {
-        /// `Goldens/schema/flight.json`, `Goldens/vectors/ids.json`, …
+        /// `Goldens/schema/flight.android.json`, `Goldens/vectors/ids.json`, …
         public let path: String
         /// The canonical bytes the reference renders.
         public let bytes: [UInt8]

@@ -8,7 +8,8 @@ struct MarkdownEmitter {
     static let path = "Goldens/SCHEMA.md"
     static let sources = [
         "collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv", "units.tsv", "ids.tsv", "blobs.tsv",
-        "merge-rules.tsv", "limits.tsv", "constants.tsv", "pins.tsv", "rules.tsv", "operations.tsv",
+        "merge-rules.tsv", "sync-rules.tsv", "limits.tsv", "constants.tsv", "pins.tsv", "rules.tsv",
+        "operations.tsv",
     ]
 
     private func cell(_ text: String?) -> String {
@@ -56,6 +57,7 @@ struct MarkdownEmitter {
         out += ids()
         out += blobs()
         out += merge()
+        out += syncRules()
         out += limits()
         out += constants()
         out += jsonSchemas()
@@ -254,6 +256,32 @@ struct MarkdownEmitter {
                 [
                     code(r.document ?? "*"), code(r.fieldPath ?? "*"), code(r.rule.rawValue), r.tie?.rawValue ?? "–",
                     cell(r.meaning), cell(r.source),
+                ]
+            })
+        out.append("")
+        return out
+    }
+
+    private func syncRules() -> [String] {
+        var out = ["## Sync rules", ""]
+        out.append(
+            "The engine's rules beyond the per-field merge (`Spec/sync-rules.tsv`): push and pull order, what the merge "
+                + "reads besides the three documents, the recents trim, tombstones and their purge, and the R4 duplicate "
+                + "pass. An `order` row is one key of its area's sort, in table order (null sorts last); a `parameter` "
+                + "names the limit or constant it takes; a `fact` is pinned by the vectors of "
+                + "`Goldens/vectors/merge.json`, `trim.json`, `tombstones.json` and `duplicates.json`.")
+        out.append("")
+        out += table(
+            ["area", "rule", "kind", "subject", "value", "meaning", "source"],
+            spec.syncRules.map { r in
+                let pinNames = spec.pins.filter { $0.subject.contains("sync-rules.tsv") && $0.subject.contains(r.name) }
+                    .map(\.name)
+                let meaning =
+                    cell(r.meaning)
+                    + (pinNames.isEmpty ? "" : " **pinned:** " + pinNames.map { "`\($0)`" }.joined(separator: ", "))
+                return [
+                    cell(r.area.rawValue), code(r.name), cell(r.kind.rawValue), code(r.subject?.description),
+                    code(r.value?.description), meaning, cell(r.source),
                 ]
             })
         out.append("")

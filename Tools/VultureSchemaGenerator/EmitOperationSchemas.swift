@@ -142,6 +142,17 @@ struct OperationSchemaEmitter {
         case "sha256": return .object([("type", .string("string")), ("pattern", .string("^[0-9a-f]{64}$"))])
         case "collection": return .object([("enum", .array(spec.collections.map { .string($0.name) }))])
         case "form": return .object([("enum", .array([.string("write"), .string("stored")]))])
+        case "storedMap", "writeMap":
+            let form = name == "storedMap" ? "stored" : "write"
+            return .object([
+                ("type", .string("object")),
+                (
+                    "description",
+                    .string(
+                        "A document's fields in the \(form) form of canonical typed JSON (Goldens/FORMAT.md)\(form == "stored" ? ", no sentinel (value.sentinel-in-stored-form)" : ""), not checked against a collection's schema: the engine rules take partial documents."
+                    )
+                ),
+            ])
         case "settingsEntry":
             return .object([
                 ("type", .string("object")),

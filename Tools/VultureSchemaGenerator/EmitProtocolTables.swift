@@ -59,7 +59,9 @@ struct ProtocolTablesEmitter {
                 + spec.collections.map { "`\($0.name)`" }.joined(separator: ", ")
                 + "; `form` = `write` or `stored`; `fixture`, `mergeFixture` = the fixture form of the input's "
                 + "collection (Fixtures below); `document`, `storedDocument` = a document of the input's collection "
-                + "in canonical typed JSON (Goldens/SCHEMA.md, `Goldens/jsonschema/`); `settingsEntry` = "
+                + "in canonical typed JSON (Goldens/SCHEMA.md, `Goldens/jsonschema/`); `storedMap`, `writeMap` = a "
+                + "document's fields in the stored or the write form, not checked against a collection's schema (the "
+                + "engine rules take partial documents; `storedMap` holds no sentinel); `settingsEntry` = "
                 + "`{v: any, t: integer, d: string}`; `object` any map; `any` any value. Rejections name rule ids "
                 + "(Rule ids and error codes below); `prefix.*` is every id of that group.",
             "",

@@ -330,6 +330,8 @@ public enum MergeRuleKind: String, Hashable, Sendable, CaseIterable {
     case emptyAsNull
     /// A delete wins over an edit unless recreated after `deletedAt` (§5.4).
     case tombstoneWins
+    /// The later of the two non-null times, whatever the base (the merged row's own clock).
+    case latestNonNull
 }
 
 /// Who wins a merge tie.

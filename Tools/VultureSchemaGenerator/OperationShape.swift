@@ -9,8 +9,9 @@ import VultureSchemaCore
 /// - a named shape: `string`, `integer`, `boolean`, `null`, `any`, `object` (any map), `bytes`
 ///   (`{"$bytes": base64}`), `timestamp` (`{"$timestamp": …}`), `sha256` (64 lowercase hex),
 ///   `collection`, `form` (`write` or `stored`), `fixture`, `mergeFixture` (the fixture form, per
-///   collection), `document`, `storedDocument` (a document of the input's collection), `settingsEntry`
-///   (`{v, t, d}`).
+///   collection), `document`, `storedDocument` (a document of the input's collection), `storedMap`,
+///   `writeMap` (a document's fields in the stored or the write form, partial documents allowed),
+///   `settingsEntry` (`{v, t, d}`).
 public indirect enum OperationShape: Hashable, Sendable, CustomStringConvertible {
     /// One member of a map shape.
     public struct Member: Hashable, Sendable {
@@ -36,7 +37,7 @@ public indirect enum OperationShape: Hashable, Sendable, CustomStringConvertible
     /// The named shapes the notation knows.
     public static let names: Set<String> = [
         "string", "integer", "boolean", "null", "any", "object", "bytes", "timestamp", "sha256", "collection", "form",
-        "fixture", "mergeFixture", "document", "storedDocument", "settingsEntry",
+        "fixture", "mergeFixture", "document", "storedDocument", "storedMap", "writeMap", "settingsEntry",
     ]
 
     /// The key sets `*name:` may name.

@@ -64,6 +64,7 @@ public enum SchemaGenerator {
         var files: [GeneratedFile] = []
         files.append(SwiftTablesEmitter(spec: spec).file())
         files.append(SwiftFactsEmitter(spec: spec).file())
+        files.append(SwiftSyncRulesEmitter(spec: spec).file())
         files += SwiftDocumentsEmitter(spec: spec).files()
         files.append(SwiftTestsEmitter(spec: spec).file())
         files.append(MarkdownEmitter(spec: spec).file())

@@ -73,6 +73,7 @@ struct SpecReader {
             case .ids: readIdRule(row)
             case .blobs: readBlob(row)
             case .mergeRules: readMergeRule(row)
+            case .syncRules: readSyncRule(row)
             case .limits: readLimit(row)
             case .constants: readConstant(row)
             case .pins: readPin(row)

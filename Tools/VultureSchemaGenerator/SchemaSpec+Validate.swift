@@ -22,6 +22,7 @@ extension SchemaSpec {
         validateIdRules(&errors)
         validateBlobs(&errors)
         validateMergeRules(&errors)
+        validateSyncRules(&errors)
         validateLimits(&errors)
         checkUnique(constants.map { ($0.name, $0.location) }, what: "constant", into: &errors)
         checkUnique(pins.map { ($0.name, $0.location) }, what: "pin", into: &errors)
@@ -415,7 +416,7 @@ extension SchemaSpec {
             let fitting: Bool
             switch rule.rule {
             case .logicalOr, .tombstoneWins: fitting = target.type == .boolean
-            case .earliestNonNull, .latestClearTravels: fitting = target.type == .timestamp
+            case .earliestNonNull, .latestClearTravels, .latestNonNull: fitting = target.type == .timestamp
             case .higherAnalysisVersion, .blobMapNeverDropped:
                 fitting = { if case .map = target.type { true } else { false } }()
             case .emptyAsNull: fitting = target.type == .string && target.isNullable

@@ -25,6 +25,8 @@ public struct SchemaSpec: Hashable, Sendable {
     public var blobs: [BlobSpec] = []
     /// `Spec/merge-rules.tsv`, in table order.
     public var mergeRules: [MergeRuleSpec] = []
+    /// `Spec/sync-rules.tsv`, in table order.
+    public var syncRules: [SyncRuleSpec] = []
     /// `Spec/limits.tsv`, in table order.
     public var limits: [LimitSpec] = []
     /// `Spec/constants.tsv`, in table order.

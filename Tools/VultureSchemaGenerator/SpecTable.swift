@@ -16,6 +16,8 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
     case blobs
     /// `merge-rules.tsv`: merge rules.
     case mergeRules
+    /// `sync-rules.tsv`: the engine's rules beyond the per-field merge (push, pull, trim, tombstones, duplicates).
+    case syncRules
     /// `limits.tsv`: caps.
     case limits
     /// `constants.tsv`: named parameters.
@@ -32,6 +34,7 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .settingsKeys: "settings-keys.tsv"
         case .mergeRules: "merge-rules.tsv"
+        case .syncRules: "sync-rules.tsv"
         default: "\(rawValue).tsv"
         }
     }
@@ -58,6 +61,7 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
                 "maxObjectBytes", "maxRawBytes", "meaning", "source",
             ]
         case .mergeRules: ["document", "field", "rule", "tie", "meaning", "source"]
+        case .syncRules: ["area", "rule", "kind", "subject", "value", "meaning", "source"]
         case .limits: ["name", "value", "unit", "appliesTo", "meaning", "source"]
         case .constants: ["name", "value", "unit", "meaning", "source"]
         case .pins: ["pin", "subject", "choice", "reason", "source", "kind"]

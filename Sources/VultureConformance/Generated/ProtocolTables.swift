@@ -346,6 +346,14 @@ public enum RuleRegistry {
             example: "decode of a recent competition with `startDate: \"25/07/2026\"`"
         ),
         RuleEntry(
+            id: "foundation.type",
+            meaning:
+                "An object with no Firestore type in the Foundation form of a value (what the Firebase SDK's setData(_:merge:) takes and data() returns): not NSNull, a number, String, Date, Data, an array, a dictionary with string keys, GeoPoint, FirestoreReference or FirestoreSentinel; a dictionary key that is not a string; an unsigned number above Int64.max.",
+            section:
+                "README (Documentation: the VultureSyncSchema DocC article on the Firebase SDK); Goldens/FORMAT.md",
+            example: "a Set<String> in a data() dictionary; the UInt64 9223372036854775808"
+        ),
+        RuleEntry(
             id: "schema.unknown-field",
             meaning:
                 "A field the schema does not know: a warning (readers keep a newer version's fields) unless strict.",
@@ -736,6 +744,37 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
     /// Per key the entry with the larger t; a tie goes to remote (the cloud); a key on one side only is kept.
     case settingsMerge = "settings.merge"
 
+    /// The per-field three-way merge of one record by the merge and sync rules of Goldens/SCHEMA.md: base is the
+    /// document as last agreed with the server (null when the record is new on both sides), local and remote the two
+    /// sides (absent and null alike); the answer's document is the new local row. tasksOnDevice lists the task ids on
+    /// the device: a merged taskId naming another task is written as null and answered as deferredTaskId, which the
+    /// next merge of that flight gets back as its deferredTaskId (its local null then counts as that id).
+    /// localCreatedAt is when the local row was created: a live local row created strictly after the remote
+    /// tombstone's deletedAt outlives it, and revived is true (push it, upload its blob again).
+    case mergeDocument = "merge.document"
+
+    /// The recents trim after a pull (iOS trimRecents) over the live flights, one row each (origin server: it arrived
+    /// by sync; local: made on this device; an id given twice is input.shape): what it does to them, sorted by id in
+    /// UTF-8 byte order; a flight beyond the cap loses its lastOpenedAt (in the logbook) or is tombstoned, a stranded
+    /// one is tombstoned.
+    case recentsTrim = "recents.trim"
+
+    /// The tombstones (full document names) deleted before now minus the retention (the cutoff; one exactly at it is
+    /// kept), in delete batches, the oldest first; the same batches serve the local store and Firestore. A batch is a
+    /// map because a Firestore value holds no array directly inside an array.
+    case tombstonesPurge = "tombstones.purge"
+
+    /// The delete of a live document: its tombstone in the write form (a full replace), the Storage objects the same
+    /// batch deletes and its storageBytes change (0 or negative). otherLiveDocuments are the other documents of the
+    /// collection (tombstones among them are ignored): a map file's content object stays while one of them shares its
+    /// contentHash.
+    case tombstonesDelete = "tombstones.delete"
+
+    /// The one-time duplicate pass after iOS's first full pull over the pulled flights: per group of duplicates
+    /// (sorted by keep) the id kept, the ids tombstoned in keep order, the kept flight's document after the others'
+    /// fields were merged into it, and a deferred task id as merge.document answers it.
+    case duplicatesR4 = "duplicates.r4"
+
     /// What `--only` selects: dotted, `{collection}` standing for the input's collection (`schema.{collection}`).
     public var areaTemplate: String {
         switch self {
@@ -755,6 +794,11 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .settingsFromIOS: "settings"
         case .settingsToIOS: "settings"
         case .settingsMerge: "settings"
+        case .mergeDocument: "merge.{collection}"
+        case .recentsTrim: "trim"
+        case .tombstonesPurge: "tombstones.purge"
+        case .tombstonesDelete: "tombstones.delete"
+        case .duplicatesR4: "duplicates"
         }
     }
 
@@ -777,6 +821,11 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .settingsFromIOS: "schema §2 settings/synced"
         case .settingsToIOS: "schema §2 settings/synced"
         case .settingsMerge: "schema §5.3"
+        case .mergeDocument: "schema §5.3–§5.5"
+        case .recentsTrim: "schema §5.3, §5.5"
+        case .tombstonesPurge: "schema §5.4"
+        case .tombstonesDelete: "schema §5.4, §6"
+        case .duplicatesR4: "schema §4 (risk R4)"
         }
     }
 
@@ -799,6 +848,14 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .settingsFromIOS: "{kvs: {*: any}, changedAt?: {*: integer}|null, deviceId: string}"
         case .settingsToIOS: "{values: {*settingsKey: any}}"
         case .settingsMerge: "{local: {*: settingsEntry}, remote: {*: settingsEntry}}"
+        case .mergeDocument:
+            "{collection: collection, base: storedMap|null, local: storedMap, remote: storedMap, tasksOnDevice?: [string], deferredTaskId?: string|null, localCreatedAt?: timestamp|null}"
+        case .recentsTrim:
+            "{rows: [{id: string, lastOpenedAt: timestamp|null, inLogbook: boolean, origin: \"server\"|\"local\"}]}"
+        case .tombstonesPurge: "{now: timestamp, tombstones: [{name: string, deletedAt: timestamp|null}]}"
+        case .tombstonesDelete:
+            "{collection: collection, document: storedMap, otherLiveDocuments?: [storedMap], context: {deviceId: string, platform: string, clientUpdatedAt: timestamp, deletedAt?: timestamp|null}}"
+        case .duplicatesR4: "{flights: [{id: string, document: storedMap}], tasksOnDevice?: [string]}"
         }
     }
 
@@ -821,6 +878,13 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .settingsFromIOS: "{values: {*settingsKey: settingsEntry}}"
         case .settingsToIOS: "{kvs: {*iosKey: any}}"
         case .settingsMerge: "{values: {*: settingsEntry}}"
+        case .mergeDocument: "{document: storedMap, deferredTaskId: string|null, revived: boolean}"
+        case .recentsTrim:
+            "{changes: [{id: string, action: \"clearLastOpenedAt\"|\"tombstone\", reason: \"cap\"|\"stranded\"}]}"
+        case .tombstonesPurge: "{cutoff: timestamp|null, batches: [{names: [string]}]}"
+        case .tombstonesDelete: "{tombstone: writeMap, deleteObjects: [string], storageBytesDelta: integer}"
+        case .duplicatesR4:
+            "{groups: [{keep: string, tombstone: [string], document: storedMap, deferredTaskId: string|null}]}"
         }
     }
 
@@ -847,6 +911,11 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .settingsFromIOS: ["input.shape"]
         case .settingsToIOS: ["input.shape"]
         case .settingsMerge: ["input.shape"]
+        case .mergeDocument: ["input.shape", "value.*"]
+        case .recentsTrim: ["input.shape"]
+        case .tombstonesPurge: ["input.shape"]
+        case .tombstonesDelete: ["input.shape", "value.*"]
+        case .duplicatesR4: ["input.shape", "value.*"]
         }
     }
 }

@@ -114,4 +114,10 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// The generated decoders' rule for a string not in its field's format (date-string: yyyy-MM-dd); validate
     /// reports schema.date-string. Example: decode of a recent competition with `startDate: "25/07/2026"`.
     case schemaFormat = "schema.format"
+
+    /// An object with no Firestore type in the Foundation form of a value (what the Firebase SDK's setData(_:merge:)
+    /// takes and data() returns): not NSNull, a number, String, Date, Data, an array, a dictionary with string keys,
+    /// GeoPoint, FirestoreReference or FirestoreSentinel; a dictionary key that is not a string; an unsigned number
+    /// above Int64.max. Example: a Set<String> in a data() dictionary; the UInt64 9223372036854775808.
+    case foundationType = "foundation.type"
 }

@@ -446,6 +446,9 @@ public enum MergeRuleKind: String, CaseIterable, Sendable {
     /// A delete wins over an edit, except a local record created after the remote deletedAt, which lives again.
     case tombstoneWins
 
+    /// The merged document carries the later of the two clocks (pins.tsv mergedClientTime).
+    case latestNonNull
+
     /// Adding a flight to the logbook is never lost.
     case logicalOr
 
@@ -507,6 +510,7 @@ public struct MergeRule: Sendable, Hashable {
     public static let all: [MergeRule] = [
         MergeRule(nil, nil, .threeWayLatestClientUpdatedAt, .server),
         MergeRule(nil, "deleted", .tombstoneWins, nil),
+        MergeRule(nil, "clientUpdatedAt", .latestNonNull, nil),
         MergeRule("FlightDocument", "inLogbook", .logicalOr, nil),
         MergeRule("FlightDocument", "createdAt", .earliestNonNull, nil),
         MergeRule("FlightDocument", "importedAt", .earliestNonNull, nil),

@@ -189,11 +189,10 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// raw-import cap: gzip.output-limit.
     case downloadRawCap
 
-    /// merge-rules.tsv; collections.tsv flights: Two flights are duplicates (risk R4) when they have the same
-    /// non-null filename, the same non-null summary.takeoffAt and equal pilotName (null equals null) under different
-    /// ids; the earliest importedAt is kept (a missing importedAt counts as latest), a tie keeps the smaller id
-    /// (UTF-8 byte order).
-    case flightDuplicates
+    /// sync-rules.tsv r4KeepEarliestImport, r4TieBySmallerId: Of a duplicate group (risk R4) the flight with the
+    /// earliest importedAt is kept; a missing importedAt counts as the latest, and equal importedAt keeps the smaller
+    /// id (UTF-8 byte order).
+    case duplicatesKeepOrder
 
     /// merge-rules.tsv: In a merge write a changed nested map (summary, igc, content, a zone) is sent whole, never
     /// key by key; a removed optional key is therefore absent from the sent map.
@@ -202,6 +201,69 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// limits.tsv documentMaxBytes: Firestore's storage size of a nested map counts Σ(field-name size + value size)
     /// over its entries, with neither a name of its own nor the document's 32 extra bytes.
     case storageSizeNestedMaps
+
+    /// merge-rules.tsv *: The merge decides each top-level field as one value (a nested map or array is replaced
+    /// whole), except a blob map naming one object on both sides (key by key, uploaded OR-ed) and settings values
+    /// (entry by entry). A field absent on a side compares as null; the merged document keeps the winning side's form
+    /// (absent stays absent).
+    case mergeFieldUnit
+
+    /// merge-rules.tsv FlightDocument.summary, trackPreview, trackPreviewVersion: The higher rank always wins. At
+    /// equal rank (the same analysisVersion, or two versions of one rank class) the three-way rule decides: the side
+    /// that changed; when both changed, the table's tie (local).
+    case rankedMergeThreeWay
+
+    /// merge-rules.tsv FlightDocument.trackPreview; sync-rules.tsv trackPreviewRank: Every negative
+    /// trackPreviewVersion ranks as -1 (failed): above 0, below every positive version; two negative versions have
+    /// equal rank.
+    case trackPreviewNegativeRank
+
+    /// merge-rules.tsv igc, content; sync-rules.tsv igcObjectIdentity, contentObjectIdentity: When both sides hold a
+    /// blob map and the paths differ (two objects), the map is merged whole by the three-way rule (the side that
+    /// changed; both changed: the later clientUpdatedAt, a tie to the server); key by key only when both name one
+    /// object.
+    case blobMapOtherObject
+
+    /// merge-rules.tsv latestClearTravels: When both sides changed the date and one side cleared it while the other
+    /// set a new date, the new date wins; a clear wins only against the agreed (base) value.
+    case latestClearAgainstNewDate
+
+    /// merge-rules.tsv deleted: A local live record outlives a remote tombstone only when its creation time on the
+    /// device is strictly after the remote deletedAt (microseconds); an unknown creation time never revives. A
+    /// tombstone on one side against a base tombstone that the other side revived gives the revived document. Both
+    /// sides tombstones: the common fields by the three-way rule.
+    case deleteRevival
+
+    /// merge-rules.tsv FlightDocument.taskId; sync-rules.tsv taskAssignmentDeferred: While a flight waits for its
+    /// task, its merged document holds taskId null and the engine remembers the task id; the next merge of that
+    /// flight is given the remembered id and treats the local taskId as that id.
+    case deferredTaskIdState
+
+    /// sync-rules.tsv recentsTieById: Equal lastOpenedAt instants are ranked by id in ascending UTF-8 byte order: the
+    /// smaller id keeps its date.
+    case recentsTieOrder
+
+    /// sync-rules.tsv recentsCap, recentsServerRowsOnly: The cap counts and trims every flight that carries a
+    /// lastOpenedAt, whatever its origin; only the stranded sweep is limited to rows that came from the server.
+    case recentsCapEveryOrigin
+
+    /// sync-rules.tsv storageBytesInTombstoneBatch: A tombstone lowers storageBytes by the gzBytes of each object it
+    /// deletes (the IGC object, or a content object no live document shares); it lowers nothing when it deletes no
+    /// object.
+    case tombstoneStorageBytes
+
+    /// sync-rules.tsv r4SamePilot: Two flights without a pilotName count as the same pilot.
+    case duplicatesNullPilot
+
+    /// sync-rules.tsv r4MergeIntoKept: Each other member is merged into the kept document with no base, the other as
+    /// local and the kept document as the server (a tie of the default rule keeps the kept one's value), in keep
+    /// order; the kept document keeps its own blob map.
+    case duplicatesMergeSides
+
+    /// merge-rules.tsv * clientUpdatedAt: The merged document's clientUpdatedAt is the later of the local and remote
+    /// ones (the earlier base value never comes back), so merging the result again decides every both-sides-changed
+    /// field as before.
+    case mergedClientTime
 
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
@@ -247,9 +309,22 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .gzipWritten: .choice
         case .gzipRead: .choice
         case .downloadRawCap: .schema
-        case .flightDuplicates: .choice
+        case .duplicatesKeepOrder: .choice
         case .mergeNestedMapWhole: .choice
         case .storageSizeNestedMaps: .choice
+        case .mergeFieldUnit: .schema
+        case .rankedMergeThreeWay: .choice
+        case .trackPreviewNegativeRank: .choice
+        case .blobMapOtherObject: .choice
+        case .latestClearAgainstNewDate: .choice
+        case .deleteRevival: .choice
+        case .deferredTaskIdState: .choice
+        case .recentsTieOrder: .choice
+        case .recentsCapEveryOrigin: .choice
+        case .tombstoneStorageBytes: .schema
+        case .duplicatesNullPilot: .choice
+        case .duplicatesMergeSides: .choice
+        case .mergedClientTime: .choice
         }
     }
 
@@ -338,12 +413,38 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "A download is read as gzip -dc does: every member in turn; after a member only another member may follow, anything else (zero padding included) is gzip.trailing-garbage; empty input is gzip.truncated."
         case .downloadRawCap:
             "Decompressing a download stops at 64 MiB (67,108,864 bytes) of output, the raw-import cap: gzip.output-limit."
-        case .flightDuplicates:
-            "Two flights are duplicates (risk R4) when they have the same non-null filename, the same non-null summary.takeoffAt and equal pilotName (null equals null) under different ids; the earliest importedAt is kept (a missing importedAt counts as latest), a tie keeps the smaller id (UTF-8 byte order)."
+        case .duplicatesKeepOrder:
+            "Of a duplicate group (risk R4) the flight with the earliest importedAt is kept; a missing importedAt counts as the latest, and equal importedAt keeps the smaller id (UTF-8 byte order)."
         case .mergeNestedMapWhole:
             "In a merge write a changed nested map (summary, igc, content, a zone) is sent whole, never key by key; a removed optional key is therefore absent from the sent map."
         case .storageSizeNestedMaps:
             "Firestore's storage size of a nested map counts Σ(field-name size + value size) over its entries, with neither a name of its own nor the document's 32 extra bytes."
+        case .mergeFieldUnit:
+            "The merge decides each top-level field as one value (a nested map or array is replaced whole), except a blob map naming one object on both sides (key by key, uploaded OR-ed) and settings values (entry by entry). A field absent on a side compares as null; the merged document keeps the winning side's form (absent stays absent)."
+        case .rankedMergeThreeWay:
+            "The higher rank always wins. At equal rank (the same analysisVersion, or two versions of one rank class) the three-way rule decides: the side that changed; when both changed, the table's tie (local)."
+        case .trackPreviewNegativeRank:
+            "Every negative trackPreviewVersion ranks as -1 (failed): above 0, below every positive version; two negative versions have equal rank."
+        case .blobMapOtherObject:
+            "When both sides hold a blob map and the paths differ (two objects), the map is merged whole by the three-way rule (the side that changed; both changed: the later clientUpdatedAt, a tie to the server); key by key only when both name one object."
+        case .latestClearAgainstNewDate:
+            "When both sides changed the date and one side cleared it while the other set a new date, the new date wins; a clear wins only against the agreed (base) value."
+        case .deleteRevival:
+            "A local live record outlives a remote tombstone only when its creation time on the device is strictly after the remote deletedAt (microseconds); an unknown creation time never revives. A tombstone on one side against a base tombstone that the other side revived gives the revived document. Both sides tombstones: the common fields by the three-way rule."
+        case .deferredTaskIdState:
+            "While a flight waits for its task, its merged document holds taskId null and the engine remembers the task id; the next merge of that flight is given the remembered id and treats the local taskId as that id."
+        case .recentsTieOrder:
+            "Equal lastOpenedAt instants are ranked by id in ascending UTF-8 byte order: the smaller id keeps its date."
+        case .recentsCapEveryOrigin:
+            "The cap counts and trims every flight that carries a lastOpenedAt, whatever its origin; only the stranded sweep is limited to rows that came from the server."
+        case .tombstoneStorageBytes:
+            "A tombstone lowers storageBytes by the gzBytes of each object it deletes (the IGC object, or a content object no live document shares); it lowers nothing when it deletes no object."
+        case .duplicatesNullPilot:
+            "Two flights without a pilotName count as the same pilot."
+        case .duplicatesMergeSides:
+            "Each other member is merged into the kept document with no base, the other as local and the kept document as the server (a tie of the default rule keeps the kept one's value), in keep order; the kept document keeps its own blob map."
+        case .mergedClientTime:
+            "The merged document's clientUpdatedAt is the later of the local and remote ones (the earlier base value never comes back), so merging the result again decides every both-sides-changed field as before."
         }
     }
 }

@@ -71,7 +71,7 @@ public enum DocumentIds {
     // MARK: Home base
 
     /// The text the home base id hashes: Kotlin's `name.trim().lowercase()` on the JVM (root locale),
-    /// reproduced exactly (see ``JVMText``) (schema §4).
+    /// reproduced exactly (see `JVMText`) (schema §4).
     public static func homebaseKey(name: String) -> String {
         JVMText.lowercased(JVMText.trim(name))
     }

@@ -317,33 +317,3 @@ enum PlistNumber {
         }
     }
 }
-
-extension SettingsCodec {
-    /// Merges one settings key (schema §5.3 settings rule, §5.5): the entry with the larger `t`
-    /// wins; the same `t` goes to the cloud (`remote`), so every device converges. A local value
-    /// the user never changed carries `t = 0` and so loses to any cloud entry.
-    ///
-    /// Entries are `{v, t, d}` maps; an entry that is not a map, or whose `t` is not an integer,
-    /// counts as `t = 0`. Returns one of the two entries unchanged.
-    public static func mergeEntry(local: FirestoreValue, remote: FirestoreValue) -> FirestoreValue {
-        entryTime(local) > entryTime(remote) ? local : remote
-    }
-
-    /// Merges two `values` maps key by key with ``mergeEntry(local:remote:)``; a key on one side
-    /// only is kept as it is.
-    public static func mergeValues(
-        local: [String: FirestoreValue], remote: [String: FirestoreValue]
-    ) -> [String: FirestoreValue] {
-        var out = remote
-        for (k, l) in local {
-            out[k] = remote[k].map { mergeEntry(local: l, remote: $0) } ?? l
-        }
-        return out
-    }
-
-    /// An entry's `t`, or 0 when it has none that is an integer.
-    static func entryTime(_ e: FirestoreValue) -> Int64 {
-        if case .integer(let t)? = e.mapValue?["t"] { return t }
-        return 0
-    }
-}

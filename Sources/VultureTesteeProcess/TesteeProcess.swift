@@ -1,4 +1,5 @@
 import Foundation
+import VultureConformance
 import VultureSyncSchema
 
 /// A testee: another implementation run as one long-lived process (`/bin/sh -c COMMAND`) and
@@ -9,6 +10,8 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     public let command: String
     /// Seconds allowed for the start handshake and for each case.
     public let timeout: Double
+    /// Seconds allowed for the start handshake: `timeout` unless set apart inside this package.
+    package let startTimeout: Double
     /// The suite version sent in `start`.
     public let suiteVersion: String
     /// How many times the process was (re)started.
@@ -31,9 +34,19 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     /// - Parameters:
     ///   - command: run with `/bin/sh -c`.
     ///   - timeout: seconds per case (and for the handshake).
-    public init(command: String, timeout: Double = 10, suiteVersion: String) {
+    public convenience init(command: String, timeout: Double = 10, suiteVersion: String) {
+        self.init(command: command, timeout: timeout, startTimeout: timeout, suiteVersion: suiteVersion)
+    }
+
+    /// A testee whose start handshake has its own bound: for tests of short case timeouts, whose
+    /// testee may start slowly on a loaded machine.
+    package init(command: String, timeout: Double, startTimeout: Double, suiteVersion: String) {
+        func bounded(_ seconds: Double) -> Double {
+            seconds.isFinite ? min(max(seconds, 0.001), Self.maximumTimeout) : Self.maximumTimeout
+        }
         self.command = command
-        self.timeout = timeout.isFinite ? min(max(timeout, 0.001), Self.maximumTimeout) : Self.maximumTimeout
+        self.timeout = bounded(timeout)
+        self.startTimeout = bounded(startTimeout)
         self.suiteVersion = suiteVersion
         signal(SIGPIPE, SIG_IGN)
     }
@@ -68,7 +81,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         lines = LineQueue(reading: output.fileHandleForReading)
         let sent = send(TesteeProtocol.startLine(suiteVersion: suiteVersion))
         let reply: String
-        switch sent ? lines?.next(timeout: timeout) ?? .closed : .closed {
+        switch sent ? lines?.next(timeout: startTimeout) ?? .closed : .closed {
         case .line(let text):
             reply = text
         case .invalidUTF8(let bytes):
@@ -76,14 +89,14 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             throw TesteeError(message: "the testee's start answer is not UTF-8: \(Self.show(bytes))")
         case .closed:
             // Its output closed: wait (bounded) for the exit status, then end the group either way.
-            let exit = waitForExit(p)
+            let exit = waitForExit(p, within: startTimeout)
             terminate()
             throw TesteeError(
                 message: exit.map { "the testee \($0) before answering start; check the command `\(command)`" }
                     ?? "the testee closed its output before answering start; check the command `\(command)`")
         case .timeout:
             terminate()
-            throw TesteeError(message: "the testee did not answer start within \(timeout) s")
+            throw TesteeError(message: "the testee did not answer start within \(startTimeout) s")
         }
         guard case .object(let m)? = try? StrictJSONReader.parse(Array(reply.utf8)).kind else {
             terminate()
@@ -158,8 +171,8 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
 
     /// How the process ended (`exited with status 3`, `was killed by signal 11 (SIGSEGV)`), waiting up to
     /// two seconds (at most the timeout); nil when it is still running.
-    private func waitForExit(_ p: Process) -> String? {
-        let deadline = Date().addingTimeInterval(min(timeout, 2))
+    private func waitForExit(_ p: Process, within seconds: Double? = nil) -> String? {
+        let deadline = Date().addingTimeInterval(min(seconds ?? timeout, 2))
         while p.isRunning && Date() < deadline { usleep(5_000) }
         guard !p.isRunning else { return nil }
         return Self.describeExit(reason: p.terminationReason, status: p.terminationStatus)
@@ -282,8 +295,7 @@ final class LineQueue: @unchecked Sendable {
                 var start = 0
                 while let nl = self.buffer[self.scanned...].firstIndex(of: 0x0A) {
                     let bytes = self.buffer[start..<nl]
-                    self.lines.append(
-                        String(validating: bytes, as: UTF8.self).map(LineRead.line) ?? .invalidUTF8(Array(bytes)))
+                    self.lines.append(String(validUTF8: bytes).map(LineRead.line) ?? .invalidUTF8(Array(bytes)))
                     start = nl + 1
                     self.scanned = start
                 }
