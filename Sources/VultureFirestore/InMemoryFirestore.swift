@@ -6,9 +6,11 @@ import VultureSyncSchema
 /// clock the caller injects (no wall clock).
 ///
 /// A commit runs as Firestore's does:
-/// 1. every write is checked (document path, mask and transform paths, values, more than
-///    ``maximumWritesPerCommit`` writes, combinations of writes to one document Firestore refuses)
-///    — INVALID_ARGUMENT before any precondition;
+/// 1. every write is checked (document path, mask and transform paths, reserved field names, more
+///    than ``maximumWritesPerCommit`` writes, combinations of writes to one document Firestore
+///    refuses), then the values the writes to each document leave once later writes replaced or
+///    deleted earlier ones (field names, value sizes, depth) — INVALID_ARGUMENT before any
+///    precondition;
 /// 2. the writes to each document, documents in the order of their first write, are applied one
 ///    after the other; a precondition is checked against the document as the earlier writes of the
 ///    commit left it (`updateTime` against the document as stored before the commit); the document
@@ -129,7 +131,11 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
             if groups[path] == nil { order.append(path) }
             groups[path, default: []].append(i)
         }
-        for path in order { try FirestoreWriteRules.checkCollapse((groups[path] ?? []).map { writes[$0] }) }
+        for path in order {
+            let group = (groups[path] ?? []).map { writes[$0] }
+            try FirestoreWriteRules.checkCollapse(group)
+            try FirestoreWriteRules.validateCollapsed(group)
+        }
 
         var results = [FirestoreWriteResult](repeating: FirestoreWriteResult(updateTime: nil), count: writes.count)
         var changed: [(String, FirestoreDocument?)] = []

@@ -41,10 +41,12 @@ struct DifferentialTests {
         }
         var commits = 0
         var refused = 0
+        var statuses: [String: Int] = [:]
         for seed in seeds {
             let outcome = try Self.run(seed: seed, emulator: emulator)
             commits += outcome.commits
             refused += outcome.refused
+            statuses.merge(outcome.statuses, uniquingKeysWith: +)
             if let difference = outcome.difference {
                 Issue.record(
                     Comment(
@@ -54,6 +56,8 @@ struct DifferentialTests {
                 return
             }
         }
+        let summary = statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("differential chunk \(chunk): \(seeds.count) sequences, \(commits) commits, refused: \(summary)")
         // Every chunk commits and both sides refuse some commits: the comparison is not vacuous.
         if Self.replaySeed == nil {
             #expect(commits > 2 * seeds.count, "commits \(commits)")
@@ -64,6 +68,7 @@ struct DifferentialTests {
     struct Outcome {
         var commits = 0
         var refused = 0
+        var statuses: [String: Int] = [:]
         var difference: String?
     }
 
@@ -89,6 +94,7 @@ struct DifferentialTests {
             case .failure(let e):
                 if e.status == .unavailable || e.status == .internal { throw e }
                 outcome.refused += 1
+                outcome.statuses[e.status.rawValue, default: 0] += 1
                 do {
                     let local = try memory.commit(writes, commitTime: .maximum)
                     outcome.difference = differ("the emulator refused with \(e), in memory applied: \(local)")
