@@ -264,7 +264,7 @@ struct RESTReader {
     ]
 
     mutating func value(_ node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
-        if depth > FirestoreLimits.maximumDepth {
+        if depth > FirestoreLimits.maximumDepth + 1 {
             throw error(.depth, pointer, "nested deeper than Firestore's 20 levels", at: node.offset)
         }
         let ms = try members(node, pointer: pointer, what: "a Value", nullIsValue: ["nullValue"])
@@ -343,6 +343,9 @@ struct RESTReader {
             }
             return .array(out)
         default:  // mapValue
+            if FirestoreLimits.isTooDeep(depth: depth, isMap: true) {
+                throw error(.depth, pointer, "a map nested deeper than Firestore's 20 levels", at: node.offset)
+            }
             var out: [String: FirestoreValue] = [:]
             for mm in try members(v, pointer: p, what: "a MapValue") {
                 guard mm.name == "fields" else { throw unknownMember(mm, in: "MapValue", known: "fields") }

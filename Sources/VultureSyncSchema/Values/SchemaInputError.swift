@@ -37,7 +37,7 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     // Firestore values (Firestore limits; schema §3).
     /// An array directly inside an array.
     case arrayInArray = "value.array-in-array"
-    /// Maps and arrays nested deeper than 20 levels.
+    /// A map nested deeper than 20 levels, or any value deeper than 21 (a top-level field is at depth 1).
     case depth = "value.depth"
     /// A field name over 1,500 UTF-8 bytes.
     case fieldNameLength = "value.field-name-length"
