@@ -69,7 +69,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "VultureFirestoreTests",

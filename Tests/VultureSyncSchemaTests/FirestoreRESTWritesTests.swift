@@ -126,14 +126,35 @@ import Testing
     }
 
     static let rejections: [(String, InputRule, String)] = [
-        (#"{"update": {"name": "N", "fields": {"a": {"integerValue": "1"}}}, "updateMask": {"fieldPaths": []}}"#, .writeMask, "/update/fields/a"),
-        (#"{"update": {"name": "N", "fields": {"a": {"integerValue": "1"}}}, "updateTransforms": [{"fieldPath": "a", "increment": {"integerValue": "1"}}]}"#, .writeTransform, "/updateTransforms/0"),
-        (#"{"update": {"name": "N", "fields": {}}, "updateTransforms": [{"fieldPath": "a", "maximum": {"integerValue": "1"}}]}"#, .writeTransform, "/updateTransforms/0/maximum"),
-        (#"{"update": {"name": "N", "fields": {}}, "updateTransforms": [{"fieldPath": "a", "setToServerValue": "SERVER_VALUE_UNSPECIFIED"}]}"#, .writeTransform, "/updateTransforms/0/setToServerValue"),
-        (#"{"update": {"name": "N", "fields": {}}, "updateTransforms": [{"fieldPath": "a", "increment": {"stringValue": "1"}}]}"#, .writeTransform, "/updateTransforms/0/increment"),
-        (#"{"update": {"name": "N", "fields": {}}, "updateMask": {"fieldPaths": ["a..b"]}}"#, .fieldPath, "/updateMask/fieldPaths/0"),
+        (
+            #"{"update": {"name": "N", "fields": {"a": {"integerValue": "1"}}}, "updateMask": {"fieldPaths": []}}"#,
+            .writeMask, "/update/fields/a"
+        ),
+        (
+            #"{"update": {"name": "N", "fields": {"a": {"integerValue": "1"}}}, "updateTransforms": [{"fieldPath": "a", "increment": {"integerValue": "1"}}]}"#,
+            .writeTransform, "/updateTransforms/0"
+        ),
+        (
+            #"{"update": {"name": "N", "fields": {}}, "updateTransforms": [{"fieldPath": "a", "maximum": {"integerValue": "1"}}]}"#,
+            .writeTransform, "/updateTransforms/0/maximum"
+        ),
+        (
+            #"{"update": {"name": "N", "fields": {}}, "updateTransforms": [{"fieldPath": "a", "setToServerValue": "SERVER_VALUE_UNSPECIFIED"}]}"#,
+            .writeTransform, "/updateTransforms/0/setToServerValue"
+        ),
+        (
+            #"{"update": {"name": "N", "fields": {}}, "updateTransforms": [{"fieldPath": "a", "increment": {"stringValue": "1"}}]}"#,
+            .writeTransform, "/updateTransforms/0/increment"
+        ),
+        (
+            #"{"update": {"name": "N", "fields": {}}, "updateMask": {"fieldPaths": ["a..b"]}}"#, .fieldPath,
+            "/updateMask/fieldPaths/0"
+        ),
         (#"{"update": {"name": "N", "fields": {}}, "delete": "N"}"#, .writeShape, "/delete"),
-        (#"{"delete": "N", "currentDocument": {"exists": true, "updateTime": "2026-01-01T00:00:00Z"}}"#, .writeShape, "/currentDocument/updateTime"),
+        (
+            #"{"delete": "N", "currentDocument": {"exists": true, "updateTime": "2026-01-01T00:00:00Z"}}"#, .writeShape,
+            "/currentDocument/updateTime"
+        ),
         (#"{"delete": "N", "updateMask": {"fieldPaths": ["a"]}}"#, .writeShape, ""),
         (#"{"delete": "projects/p/databases/d/documents/users"}"#, .referenceFormat, "/delete"),
         (#"{"update": {"name": "N", "fields": {}, "updateTime": "2026-01-01T00:00:00Z"}}"#, .writeShape, "/update"),
@@ -176,8 +197,8 @@ import Testing
         (#"{"integer_value": "-7"}"#, .integer(-7)),
         (#"{"doubleValue": "36.4"}"#, .double(36.4)),
         (#"{"doubleValue": "-0"}"#, .double(-0.0)),
-        (#"{"doubleValue": "1e-320"}"#, .double(1e-320)),
-        (#"{"doubleValue": 1.0E-320}"#, .double(1e-320)),
+        (#"{"doubleValue": "5e-324"}"#, .double(.leastNonzeroMagnitude)),
+        (#"{"doubleValue": 4.9E-324}"#, .double(.leastNonzeroMagnitude)),
         (#"{"double_value": 3}"#, .double(3)),
         (#"{"bytesValue": "AAH-_w=="}"#, .bytes(Data([0, 1, 254, 255]))),
         (#"{"bytesValue": "AAH-_w"}"#, .bytes(Data([0, 1, 254, 255]))),
@@ -185,8 +206,14 @@ import Testing
         (#"{"bytes_value": "+/8="}"#, .bytes(Data([251, 255]))),
         (#"{"booleanValue": null, "stringValue": "x"}"#, .string("x")),
         (#"{"timestamp_value": "2026-10-20T14:03:07Z"}"#, .timestamp(FirestoreTimestamp(unchecked: 1_792_504_987, 0))),
-        (#"{"geo_point_value": {"latitude": "50.5", "longitude": null}}"#, .geoPoint(GeoPoint(latitude: 50.5, longitude: 0))),
-        (#"{"map_value": {"fields": {"a": {"array_value": {"values": [{"integer_value": "1"}]}}}}}"#, .map(["a": .array([.integer(1)])])),
+        (
+            #"{"geo_point_value": {"latitude": "50.5", "longitude": null}}"#,
+            .geoPoint(GeoPoint(latitude: 50.5, longitude: 0))
+        ),
+        (
+            #"{"map_value": {"fields": {"a": {"array_value": {"values": [{"integer_value": "1"}]}}}}}"#,
+            .map(["a": .array([.integer(1)])])
+        ),
         (#"{"mapValue": {"fields": null}}"#, .map([:])),
         (#"{"arrayValue": {"values": null}}"#, .array([])),
     ]

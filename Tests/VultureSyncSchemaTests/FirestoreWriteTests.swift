@@ -53,7 +53,9 @@ import Testing
                 "updatedAt": .serverTimestamp, "tags": .array([]), "gone": .delete,
             ], merge: true)
         #expect(
-            w.mask?.map(\.description) == ["gone", "summary.duration", "summary.empty", "summary.igc.a", "tags", "updatedAt"])
+            w.mask?.map(\.description) == [
+                "gone", "summary.duration", "summary.empty", "summary.igc.a", "tags", "updatedAt",
+            ])
         #expect(w.fields?["gone"] == nil, "a $delete is a mask path without a value")
         #expect(w.updateMask?.map(\.description).contains("updatedAt") == false, "transforms are not in updateMask")
         #expect(w.transforms == [FirestoreFieldTransform(path: try Self.p("updatedAt"), kind: .serverTimestamp)])

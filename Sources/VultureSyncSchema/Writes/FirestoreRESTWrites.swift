@@ -359,7 +359,8 @@ private struct WriteReader {
     /// writes' database.
     func agree(_ member: String?, _ writes: (String, String, Int)?, what: String, at offset: Int) throws -> String {
         if let member, let (db, pointer, writeOffset) = writes, db != member {
-            throw fail(.writeShape, pointer, "the write is in database \(db), the request in \(member)", at: writeOffset)
+            throw fail(
+                .writeShape, pointer, "the write is in database \(db), the request in \(member)", at: writeOffset)
         }
         guard let database = member ?? writes?.0 else {
             throw fail(.writeShape, "", "a \(what) names its database or holds a write", at: offset)
