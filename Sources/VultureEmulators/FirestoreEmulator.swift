@@ -29,8 +29,9 @@ public struct FirestoreEmulatorError: Error, Sendable, CustomStringConvertible {
 /// --host 127.0.0.1 --port PORT --project_id demo-vulture [--rules FILE]`, on a free loopback port.
 ///
 /// The process runs under a small `/bin/sh` guardian in its own process group: ``stop()`` ends
-/// the group (SIGTERM, then SIGKILL after 5 s), and if this process dies first the guardian sees
-/// its standard input close and ends the emulator. Its output goes to a log file in a temporary
+/// the group (SIGKILL: the emulator keeps nothing worth a graceful shutdown, and a child inherits
+/// the blocked SIGTERM of a test runner's thread), and if this process dies first the guardian
+/// sees its standard input close and ends the emulator. Its output goes to a log file in a temporary
 /// directory, quoted when it fails to start.
 public final class FirestoreEmulator: @unchecked Sendable {
     /// The project id tests use (`demo-` ids never reach a real project).
@@ -176,7 +177,7 @@ public final class FirestoreEmulator: @unchecked Sendable {
               --host 127.0.0.1 --port "$port" --project_id "$project" "$@" >"$log" 2>&1 </dev/null &
             child=$!
             read ignored
-            kill "$child" 2>/dev/null
+            kill -9 "$child" 2>/dev/null
             wait "$child"
             """
         let process = Process()
@@ -225,8 +226,8 @@ public final class FirestoreEmulator: @unchecked Sendable {
         }
     }
 
-    /// Stops the emulator and its guardian (the whole process group): SIGTERM, then SIGKILL after
-    /// 5 s. Safe to call more than once.
+    /// Stops the emulator and its guardian (the whole process group, by SIGKILL) and waits, up to
+    /// 5 s, until none of its processes is alive. Safe to call more than once.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
@@ -234,14 +235,53 @@ public final class FirestoreEmulator: @unchecked Sendable {
         stopped = true
         try? guardianInput.close()
         let pid = process.processIdentifier
-        if ownGroup { kill(-pid, SIGTERM) } else { kill(pid, SIGTERM) }
-        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            if ownGroup ? kill(-pid, 0) != 0 : !process.isRunning { break }
-            usleep(20_000)
+        func gone() -> Bool { !isRunningUnlocked }
+        func wait(seconds: UInt64) {
+            let deadline = DispatchTime.now().uptimeNanoseconds + seconds * 1_000_000_000
+            while !gone(), DispatchTime.now().uptimeNanoseconds < deadline { usleep(20_000) }
         }
+        // SIGKILL: a child of this process inherits its blocked signal mask (test runners block
+        // SIGTERM in their threads), and the emulator's data is disposable.
         if ownGroup { kill(-pid, SIGKILL) } else { kill(pid, SIGKILL) }
+        wait(seconds: 5)
         process.waitUntilExit()
+    }
+
+    /// Whether any process of the emulator's group is still alive (exited processes not yet
+    /// reaped by their parent do not count).
+    public var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isRunningUnlocked
+    }
+
+    private var isRunningUnlocked: Bool {
+        let pid = process.processIdentifier
+        guard ownGroup else { return process.isRunning }
+        #if os(Linux)
+            return Self.liveMembers(ofGroup: pid) > 0
+        #else
+            return kill(-pid, 0) == 0
+        #endif
+    }
+
+    /// How many processes of process group `group` are alive, from `/proc/*/stat` (zombies, state
+    /// `Z`, excluded).
+    static func liveMembers(ofGroup group: Int32) -> Int {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
+            return kill(-group, 0) == 0 ? 1 : 0
+        }
+        var count = 0
+        for entry in entries where entry.allSatisfy(\.isNumber) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After "pid (comm)": state, ppid, pgrp, …
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[2] == Substring(String(group)) else { continue }
+            if fields[0] != "Z" { count += 1 }
+        }
+        return count
     }
 
     // MARK: - One emulator per process
