@@ -15,8 +15,14 @@ struct FirestoreEmulatorTests {
         let client = emulator.client()
         _ = try client.commit([try .set(["x": .integer(1)], path: "reset/a")])
         #expect(try client.get("reset/a")?.fields == ["x": .integer(1)])
+        // Document ids that a URL must escape.
+        let odd = "reset/a b#?%é"
+        _ = try client.commit([try .set(["y": .integer(2)], path: odd)])
+        #expect(try client.get(odd)?.fields == ["y": .integer(2)])
+        #expect(try client.get(odd)?.path == odd)
         try emulator.reset()
         #expect(try client.get("reset/a") == nil)
+        #expect(try client.get(odd) == nil)
 
         #expect(emulator.isRunning)
         emulator.stop()

@@ -32,7 +32,8 @@ public enum CanonicalJSON {
     }
 
     /// Reads a parsed node as canonical typed JSON; errors carry positions from `source`.
-    static func decode(_ node: JSONNode, source: JSONSourceText?, form: DocumentForm?) throws -> FirestoreValue {
+    package static func decode(_ node: JSONNode, source: JSONSourceText?, form: DocumentForm?) throws -> FirestoreValue
+    {
         var reader = TypedReader(source: source, form: form)
         return try reader.value(node, depth: 0, inArray: false)
     }
@@ -276,8 +277,8 @@ private struct TypedReader {
 
 /// Standard base64 with padding, accepted only in its canonical spelling (the one the bytes encode
 /// back to), so one byte string has one text.
-enum CanonicalBase64 {
-    static func decode(_ text: String) -> Data? {
+package enum CanonicalBase64 {
+    package static func decode(_ text: String) -> Data? {
         guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else { return nil }
         return data
     }

@@ -138,19 +138,25 @@ public enum FirestoreRESTJSON {
 /// (`"1e3"`, `2.0`); `doubleValue` is a number or a string in JSON number syntax or
 /// `"NaN"`/`"Infinity"`/`"-Infinity"`; `bytesValue` is standard or URL-safe base64, padded or not.
 /// Setting one member twice (under both names) or two kinds of one `Value` is an error.
-struct RESTReader {
-    let source: JSONSourceText
+/// Package-visible (as are `JSONSourceText`, `CanonicalBase64` and the canonical node reader) for
+/// the write readers in `Writes/`, wherever the JSON layer lives.
+package struct RESTReader {
+    package let source: JSONSourceText
 
-    func error(_ rule: InputRule, _ pointer: String, _ message: String, at offset: Int) -> SchemaInputError {
+    package init(source: JSONSourceText) {
+        self.source = source
+    }
+
+    package func error(_ rule: InputRule, _ pointer: String, _ message: String, at offset: Int) -> SchemaInputError {
         source.locate(SchemaInputError(rule: rule, pointer: pointer, message: message), at: offset)
     }
 
     /// A message member after ProtoJSON name normalization: its JSON name, pointer and member.
-    struct Member {
-        var name: String
-        var pointer: String
-        var member: JSONMember
-        var value: JSONNode { member.value }
+    package struct Member {
+        package var name: String
+        package var pointer: String
+        package var member: JSONMember
+        package var value: JSONNode { member.value }
     }
 
     /// The JSON name of a proto field name (`integer_value` → `integerValue`); other keys unchanged.
@@ -174,7 +180,9 @@ struct RESTReader {
     /// The members of a proto message object: names normalized, `null` members dropped (unset)
     /// except those in `nullIsValue`, a member set twice rejected.
     /// - Throws: `rest.shape` when `node` is not an object or names a member twice.
-    func members(_ node: JSONNode, pointer: String, what: String, nullIsValue: Set<String> = []) throws -> [Member] {
+    package func members(_ node: JSONNode, pointer: String, what: String, nullIsValue: Set<String> = []) throws
+        -> [Member]
+    {
         guard case .object(let raw) = node.kind else {
             throw error(.restShape, pointer, "\(what) is a JSON object, found \(node.typeName)", at: node.offset)
         }
@@ -193,11 +201,11 @@ struct RESTReader {
         return out
     }
 
-    func unknownMember(_ m: Member, in what: String, known: String) -> SchemaInputError {
+    package func unknownMember(_ m: Member, in what: String, known: String) -> SchemaInputError {
         error(.restShape, m.pointer, "unknown \(what) member \"\(m.member.key)\" (\(known))", at: m.member.keyOffset)
     }
 
-    func string(_ m: Member, _ what: String) throws -> String {
+    package func string(_ m: Member, _ what: String) throws -> String {
         guard case .string(let s) = m.value.kind else {
             throw error(
                 .restShape, m.pointer, "\(what) must be a string, found \(m.value.typeName)", at: m.value.offset)
@@ -205,7 +213,7 @@ struct RESTReader {
         return s
     }
 
-    func timestamp(_ node: JSONNode, pointer: String) throws -> FirestoreTimestamp {
+    package func timestamp(_ node: JSONNode, pointer: String) throws -> FirestoreTimestamp {
         guard case .string(let s) = node.kind else {
             throw error(.restTimestamp, pointer, "expected an RFC 3339 string, found \(node.typeName)", at: node.offset)
         }
@@ -222,7 +230,7 @@ struct RESTReader {
         }
     }
 
-    mutating func document(_ node: JSONNode, pointer: String = "") throws -> FirestoreRESTDocument {
+    package mutating func document(_ node: JSONNode, pointer: String = "") throws -> FirestoreRESTDocument {
         var doc = FirestoreRESTDocument(fields: [:])
         for m in try members(node, pointer: pointer, what: "a Document") {
             switch m.name {
@@ -263,7 +271,7 @@ struct RESTReader {
         "referenceValue", "geoPointValue", "arrayValue", "mapValue",
     ]
 
-    mutating func value(_ node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
+    package mutating func value(_ node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
         if depth > FirestoreLimits.maximumDepth + 1 {
             throw error(.depth, pointer, "nested deeper than Firestore's 20 levels", at: node.offset)
         }
@@ -517,8 +525,8 @@ enum ProtoJSONNumber {
 /// Base64 as ProtoJSON reads `bytes`: the standard or the URL-safe alphabet (not mixed), padding
 /// optional but correct when present, trailing bits zero (so one byte string has one text per
 /// alphabet and padding).
-enum ProtoJSONBase64 {
-    static func decode(_ text: String) -> Data? {
+package enum ProtoJSONBase64 {
+    package static func decode(_ text: String) -> Data? {
         var s = Array(text.utf8)
         let urlSafe = s.contains(0x2D) || s.contains(0x5F)
         if urlSafe {

@@ -70,9 +70,14 @@ public struct JSONMember: Sendable {
 
 /// Source text for error positions: turns a byte offset into 1-based line and column (Unicode
 /// scalars) lazily, only when an error is reported.
-struct JSONSourceText {
-    let bytes: [UInt8]
-    let file: String?
+package struct JSONSourceText {
+    package let bytes: [UInt8]
+    package let file: String?
+
+    package init(bytes: [UInt8], file: String?) {
+        self.bytes = bytes
+        self.file = file
+    }
 
     func position(of offset: Int) -> (line: Int, column: Int) {
         var line = 1
@@ -93,7 +98,7 @@ struct JSONSourceText {
     }
 
     /// The error with file, line and column filled from `offset` (left as is when `offset` < 0).
-    func locate(_ error: SchemaInputError, at offset: Int) -> SchemaInputError {
+    package func locate(_ error: SchemaInputError, at offset: Int) -> SchemaInputError {
         var e = error
         e.file = e.file ?? file
         if offset >= 0, e.line == nil {
