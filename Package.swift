@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
         .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
+        .library(name: "VultureFirestore", targets: ["VultureFirestore"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
@@ -39,6 +40,17 @@ let package = Package(
             dependencies: [
                 "VultureSchemaCore", "CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ]
+        ),
+        // Firestore as the engine sees it: writes applied exactly, an in-memory database, the REST client, queries.
+        .target(
+            name: "VultureFirestore",
+            dependencies: ["VultureSyncSchema"]
+        ),
+        // Test support that spawns a local server (the Firestore emulator: posix_spawn, process groups,
+        // signals); no library product includes it, so an app never imports it.
+        .target(
+            name: "VultureEmulators",
+            dependencies: ["VultureFirestore"]
         ),
         // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
         .target(
@@ -92,7 +104,7 @@ let package = Package(
         // Throughput against reference tools measured in the same run.
         .executableTarget(
             name: "vulture-benchmark",
-            dependencies: ["VultureCommandLine", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators"]
         ),
         .testTarget(
             name: "VultureCommandLineTests",
@@ -100,7 +112,12 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "VultureFirestoreTests",
+            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
         ),
         .testTarget(
             name: "VultureSyncEngineTests",

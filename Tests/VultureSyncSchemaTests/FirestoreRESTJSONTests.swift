@@ -114,7 +114,7 @@ import Testing
         ),
         ("{\"fields\": {\"a\": {\"integerValue\": \"+1\"}}}", .restInteger, "/fields/a/integerValue", 1, 35),
         ("{\"fields\": {\"a\": {\"integerValue\": \"01\"}}}", .restInteger, "/fields/a/integerValue", 1, 35),
-        ("{\"fields\": {\"a\": {\"doubleValue\": \"1.5\"}}}", .restDouble, "/fields/a/doubleValue", 1, 34),
+        ("{\"fields\": {\"a\": {\"doubleValue\": \"1.5x\"}}}", .restDouble, "/fields/a/doubleValue", 1, 34),
         ("{\"fields\": {\"a\": {\"doubleValue\": true}}}", .restDouble, "/fields/a/doubleValue", 1, 34),
         (
             "{\"fields\": {\"a\": {\"timestampValue\": \"2026-10-20T14:03:07.1234567891Z\"}}}", .restTimestamp,
@@ -132,7 +132,7 @@ import Testing
             "{\"fields\": {\"a\": {\"timestampValue\": \"0001-01-01T00:30:00+01:00\"}}}", .timestampRange,
             "/fields/a/timestampValue", 1, 37
         ),
-        ("{\"fields\": {\"a\": {\"bytesValue\": \"AAH-_w==\"}}}", .base64, "/fields/a/bytesValue", 1, 33),
+        ("{\"fields\": {\"a\": {\"bytesValue\": \"AAH-/w==\"}}}", .base64, "/fields/a/bytesValue", 1, 33),
         ("{\"fields\": {\"a\": {\"stringValue\": \"x\", \"integerValue\": \"1\"}}}", .restShape, "/fields/a", 1, 18),
         ("{\"fields\": {\"a\": {\"vectorValue\": {}}}}", .restShape, "/fields/a", 1, 18),
         ("{\"fields\": {\"a\": \"plain\"}}", .restShape, "/fields/a", 1, 18),
@@ -145,7 +145,7 @@ import Testing
         ("{\"name\": \"users/u1\", \"fields\": {}}", .referenceFormat, "/name", 1, 10),
         (
             "{\"fields\": {\"a\": {\"mapValue\": {\"fields\": {\"b\": {\"nullValue\": null}}, \"x\": 1}}}}", .restShape,
-            "/fields/a/mapValue", 1, 31
+            "/fields/a/mapValue/x", 1, 70
         ),
         (
             "{\"fields\": {\"a\": {\"geoPointValue\": {\"latitude\": 100}}}}", .geoPointRange,

@@ -240,9 +240,10 @@ public enum RuleRegistry {
         ),
         RuleEntry(
             id: "value.depth",
-            meaning: "Maps and arrays nested deeper than 20 levels.",
+            meaning:
+                "A map nested deeper than 20 levels, or any value deeper than 21: a top-level field is at depth 1, a map at depth 21 is refused even empty, a scalar or an empty array there is not (as the Firestore emulator enforces it).",
             section: "schema §3",
-            example: "21 maps inside each other: {\"a\": {\"a\": … }}"
+            example: "22 maps inside each other, the document outermost: {\"a\": {\"a\": … {}}}"
         ),
         RuleEntry(
             id: "value.field-name-length",
@@ -310,6 +311,35 @@ public enum RuleRegistry {
             meaning: "A timestampValue that is not RFC 3339 with at most 9 fraction digits.",
             section: "Goldens/FORMAT.md",
             example: "`{\"fields\": {\"a\": {\"timestampValue\": \"2026-01-01\"}}}`"
+        ),
+        RuleEntry(
+            id: "write.field-path",
+            meaning:
+                "A field path that is empty, has an empty segment, an unclosed or stray backtick, or an unquoted segment that is not [A-Za-z_][A-Za-z_0-9]*.",
+            section: "README (Writes)",
+            example: "`{\"fields\": {}, \"mask\": [\"a..b\"]}`"
+        ),
+        RuleEntry(
+            id: "write.shape",
+            meaning:
+                "A write or request of the wrong shape: an unknown or missing member, delete beside fields, a precondition with both exists and updateTime, names from two databases in one request.",
+            section: "README (Writes)",
+            example: "`{\"fields\": {}, \"delete\": true}`"
+        ),
+        RuleEntry(
+            id: "write.mask",
+            meaning:
+                "A value the mask does not cover, a $delete that is not itself a mask path or sits in a write without a mask, or a mask path beneath a transform.",
+            section: "README (Writes)",
+            example: "`{\"fields\": {\"a\": 1, \"b\": 2}, \"mask\": [\"a\"]}`"
+        ),
+        RuleEntry(
+            id: "write.transform",
+            meaning:
+                "A transform this model does not hold (maximum, minimum, array union or removal), an unknown server value, an increment operand that is not a finite integer or double, or two transforms, or a transform and a value, on one field path.",
+            section: "README (Writes)",
+            example:
+                "`{\"update\": {\"name\": \"projects/p/databases/(default)/documents/c/d\", \"fields\": {}}, \"updateTransforms\": [{\"fieldPath\": \"a\", \"maximum\": {\"integerValue\": \"1\"}}]}`"
         ),
         RuleEntry(
             id: "schema.type",

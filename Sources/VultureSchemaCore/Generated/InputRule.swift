@@ -51,7 +51,9 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// An array directly inside an array (Firestore forbids it). Example: `[[1]]`.
     case arrayInArray = "value.array-in-array"
 
-    /// Maps and arrays nested deeper than 20 levels. Example: 21 maps inside each other: {"a": {"a": … }}.
+    /// A map nested deeper than 20 levels, or any value deeper than 21: a top-level field is at depth 1, a map at
+    /// depth 21 is refused even empty, a scalar or an empty array there is not (as the Firestore emulator enforces
+    /// it). Example: 22 maps inside each other, the document outermost: {"a": {"a": … {}}}.
     case depth = "value.depth"
 
     /// A field name over 1,500 UTF-8 bytes. Example: a field name of 1,501 letters.
@@ -93,6 +95,25 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// A timestampValue that is not RFC 3339 with at most 9 fraction digits. Example: `{"fields": {"a":
     /// {"timestampValue": "2026-01-01"}}}`.
     case restTimestamp = "rest.timestamp"
+
+    /// A field path that is empty, has an empty segment, an unclosed or stray backtick, or an unquoted segment that
+    /// is not [A-Za-z_][A-Za-z_0-9]*. Example: `{"fields": {}, "mask": ["a..b"]}`.
+    case fieldPath = "write.field-path"
+
+    /// A write or request of the wrong shape: an unknown or missing member, delete beside fields, a precondition with
+    /// both exists and updateTime, names from two databases in one request. Example: `{"fields": {}, "delete":
+    /// true}`.
+    case writeShape = "write.shape"
+
+    /// A value the mask does not cover, a $delete that is not itself a mask path or sits in a write without a mask,
+    /// or a mask path beneath a transform. Example: `{"fields": {"a": 1, "b": 2}, "mask": ["a"]}`.
+    case writeMask = "write.mask"
+
+    /// A transform this model does not hold (maximum, minimum, array union or removal), an unknown server value, an
+    /// increment operand that is not a finite integer or double, or two transforms, or a transform and a value, on
+    /// one field path. Example: `{"update": {"name": "projects/p/databases/(default)/documents/c/d", "fields": {}},
+    /// "updateTransforms": [{"fieldPath": "a", "maximum": {"integerValue": "1"}}]}`.
+    case writeTransform = "write.transform"
 
     /// A field holds a value of the wrong Firestore type (an integer where a double is wanted, a unit index where a
     /// unit id is), null where a reader needs a value, or a sentinel where the form or the field allows none.

@@ -30,11 +30,14 @@ public struct FirestoreRESTDocument: Sendable, Hashable {
 /// Firestore REST JSON (Goldens/FORMAT.md, last paragraph): `Document` and `Value` as the REST API and
 /// the emulator write them, read and written both ways to ``FirestoreValue``.
 ///
-/// `integerValue` is a decimal string (a JSON integer is accepted too); `doubleValue` a number or
-/// "NaN"/"Infinity"/"-Infinity"; `timestampValue` RFC 3339 with up to 9 fraction digits, rounded
-/// down to microseconds as Firestore stores them; `bytesValue` standard base64; `nullValue` null or
-/// "NULL_VALUE"; `mapValue.fields` and `arrayValue.values` (either may be absent when empty);
-/// `geoPointValue` with absent coordinates read as 0, as proto3 JSON omits zeros.
+/// The writer is canonical: `integerValue` a decimal string, `doubleValue` a number or
+/// "NaN"/"Infinity"/"-Infinity", `timestampValue` RFC 3339 in UTC, `bytesValue` standard padded
+/// base64, `nullValue` null. The reader accepts everything ProtoJSON accepts for these messages:
+/// proto field names (`integer_value`, `map_value`), `null` members as unset, `"nullValue": 0` or
+/// `"NULL_VALUE"`, integers as numbers (an exponent or `.0` allowed when integral and in range),
+/// quoted doubles (`"36.4"`), URL-safe or unpadded base64; `timestampValue` with up to 9 fraction
+/// digits and any offset, rounded down to microseconds as Firestore stores them; `mapValue.fields`
+/// and `arrayValue.values` absent when empty; `geoPointValue` with absent coordinates read as 0.
 public enum FirestoreRESTJSON {
     /// Reads a REST `Document` (stored form; Firestore's constraints checked).
     /// - Throws: `SchemaInputError` with file, line:column, JSON pointer and a `rest.*`, `json.*` or
@@ -124,12 +127,85 @@ public enum FirestoreRESTJSON {
     }
 }
 
-/// Interprets JSON nodes as REST `Document` / `Value`, enforcing Firestore's constraints.
-private struct RESTReader {
+/// Interprets JSON nodes as REST `Document` / `Value` the way ProtoJSON readers do, enforcing
+/// Firestore's constraints.
+///
+/// ProtoJSON leniency (what Google's SDKs and other ProtoJSON writers produce): a member may use its
+/// proto field name (`integer_value`, `map_value`, `create_time`) instead of its JSON name; a
+/// member whose value is `null` is unset (`nullValue` excepted, where `null` is the value);
+/// `nullValue` is `null`, `0` or `"NULL_VALUE"`; `integerValue` is a string or a number, either
+/// in JSON number syntax and exponent or fraction allowed when the value is an integral int64
+/// (`"1e3"`, `2.0`); `doubleValue` is a number or a string in JSON number syntax or
+/// `"NaN"`/`"Infinity"`/`"-Infinity"`; `bytesValue` is standard or URL-safe base64, padded or not.
+/// Setting one member twice (under both names) or two kinds of one `Value` is an error.
+/// Internal (not private) for the write readers in `Writes/`.
+struct RESTReader {
     let source: JSONSourceText
 
     func error(_ rule: InputRule, _ pointer: String, _ message: String, at offset: Int) -> SchemaInputError {
         source.locate(SchemaInputError(rule: rule, pointer: pointer, message: message), at: offset)
+    }
+
+    /// A message member after ProtoJSON name normalization: its JSON name, pointer and member.
+    struct Member {
+        var name: String
+        var pointer: String
+        var member: JSONMember
+        var value: JSONNode { member.value }
+    }
+
+    /// The JSON name of a proto field name (`integer_value` → `integerValue`); other keys unchanged.
+    static func jsonName(_ key: String) -> String {
+        guard key.utf8.contains(0x5F),
+            key.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F })
+        else { return key }
+        var out = ""
+        var upper = false
+        for c in key {
+            if c == "_" {
+                upper = true
+            } else {
+                out.append(upper ? Character(c.uppercased()) : c)
+                upper = false
+            }
+        }
+        return out
+    }
+
+    /// The members of a proto message object: names normalized, `null` members dropped (unset)
+    /// except those in `nullIsValue`, a member set twice rejected.
+    /// - Throws: `rest.shape` when `node` is not an object or names a member twice.
+    func members(_ node: JSONNode, pointer: String, what: String, nullIsValue: Set<String> = []) throws
+        -> [Member]
+    {
+        guard case .object(let raw) = node.kind else {
+            throw error(.restShape, pointer, "\(what) is a JSON object, found \(node.typeName)", at: node.offset)
+        }
+        var out: [Member] = []
+        for m in raw {
+            let name = Self.jsonName(m.key)
+            if case .null = m.value.kind, !nullIsValue.contains(name) { continue }
+            let p = JSONPointer.appending(pointer, m.key)
+            if let earlier = out.first(where: { $0.name == name }) {
+                throw error(
+                    .restShape, p, "\(what) sets \(name) twice (as \"\(earlier.member.key)\" and \"\(m.key)\")",
+                    at: m.keyOffset)
+            }
+            out.append(Member(name: name, pointer: p, member: m))
+        }
+        return out
+    }
+
+    func unknownMember(_ m: Member, in what: String, known: String) -> SchemaInputError {
+        error(.restShape, m.pointer, "unknown \(what) member \"\(m.member.key)\" (\(known))", at: m.member.keyOffset)
+    }
+
+    func string(_ m: Member, _ what: String) throws -> String {
+        guard case .string(let s) = m.value.kind else {
+            throw error(
+                .restShape, m.pointer, "\(what) must be a string, found \(m.value.typeName)", at: m.value.offset)
+        }
+        return s
     }
 
     func timestamp(_ node: JSONNode, pointer: String) throws -> FirestoreTimestamp {
@@ -149,30 +225,21 @@ private struct RESTReader {
         }
     }
 
-    mutating func document(_ node: JSONNode) throws -> FirestoreRESTDocument {
-        guard case .object(let members) = node.kind else {
-            throw error(.restShape, "", "a Document is a JSON object, found \(node.typeName)", at: node.offset)
-        }
+    mutating func document(_ node: JSONNode, pointer: String = "") throws -> FirestoreRESTDocument {
         var doc = FirestoreRESTDocument(fields: [:])
-        for m in members {
-            let p = JSONPointer.appending("", m.key)
-            switch m.key {
+        for m in try members(node, pointer: pointer, what: "a Document") {
+            switch m.name {
             case "name":
-                guard case .string(let s) = m.value.kind else {
-                    throw error(.restShape, p, "name must be a string", at: m.value.offset)
-                }
+                let s = try string(m, "name")
                 if let message = FirestoreLimits.referenceViolation(s) {
-                    throw error(.referenceFormat, p, message, at: m.value.offset)
+                    throw error(.referenceFormat, m.pointer, message, at: m.value.offset)
                 }
                 doc.name = s
             case "fields":
-                doc.fields = try fields(m.value, pointer: p, depth: 0)
-            case "createTime": doc.createTime = try timestamp(m.value, pointer: p)
-            case "updateTime": doc.updateTime = try timestamp(m.value, pointer: p)
-            default:
-                throw error(
-                    .restShape, p, "unknown Document member \"\(m.key)\" (name, fields, createTime, updateTime)",
-                    at: m.keyOffset)
+                doc.fields = try fields(m.value, pointer: m.pointer, depth: 0)
+            case "createTime": doc.createTime = try timestamp(m.value, pointer: m.pointer)
+            case "updateTime": doc.updateTime = try timestamp(m.value, pointer: m.pointer)
+            default: throw unknownMember(m, in: "Document", known: "name, fields, createTime, updateTime")
             }
         }
         return doc
@@ -200,55 +267,34 @@ private struct RESTReader {
     ]
 
     mutating func value(_ node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
-        if depth > FirestoreLimits.maximumDepth {
+        if depth > FirestoreLimits.maximumDepth + 1 {
             throw error(.depth, pointer, "nested deeper than Firestore's 20 levels", at: node.offset)
         }
-        guard case .object(let members) = node.kind, members.count == 1, let m = members.first,
-            Self.kinds.contains(m.key)
-        else {
+        let ms = try members(node, pointer: pointer, what: "a Value", nullIsValue: ["nullValue"])
+        guard ms.count == 1, let m = ms.first, Self.kinds.contains(m.name) else {
             throw error(
                 .restShape, pointer,
                 "a Value is an object with exactly one of \(Self.kinds.sorted().joined(separator: ", "))",
                 at: node.offset)
         }
         let v = m.value
-        let p = JSONPointer.appending(pointer, m.key)
+        let p = m.pointer
         func wrong(_ expected: String, _ rule: InputRule = .restShape) -> SchemaInputError {
-            error(rule, p, "\(m.key) expects \(expected), found \(v.typeName)", at: v.offset)
+            error(rule, p, "\(m.member.key) expects \(expected), found \(v.typeName)", at: v.offset)
         }
-        switch m.key {
+        switch m.name {
         case "nullValue":
             switch v.kind {
-            case .null, .string("NULL_VALUE"): return .null
-            default: throw wrong("null or \"NULL_VALUE\"")
+            case .null, .string("NULL_VALUE"), .integer(0): return .null
+            default: throw wrong("null, 0 or \"NULL_VALUE\"")
             }
         case "booleanValue":
             guard case .bool(let b) = v.kind else { throw wrong("true or false") }
             return .boolean(b)
         case "integerValue":
-            switch v.kind {
-            case .integer(let i): return .integer(i)
-            case .string(let s):
-                guard Self.isDecimalInteger(s), let i = Int64(s) else {
-                    throw error(.restInteger, p, "\"\(s)\" is not a decimal int64", at: v.offset)
-                }
-                return .integer(i)
-            default: throw wrong("a decimal int64 string", .restInteger)
-            }
+            return .integer(try integer(v, pointer: p))
         case "doubleValue":
-            switch v.kind {
-            case .integer(let i): return .double(Double(i))
-            case .bigInteger(let text): return .double(Double(text) ?? .nan)
-            case .double(let d):
-                guard d.isFinite else {
-                    throw error(.jsonDoubleRange, p, "number too large for a double", at: v.offset)
-                }
-                return .double(d)
-            case .string("NaN"): return .double(.nan)
-            case .string("Infinity"): return .double(.infinity)
-            case .string("-Infinity"): return .double(-.infinity)
-            default: throw wrong("a number, \"NaN\", \"Infinity\" or \"-Infinity\"", .restDouble)
-            }
+            return .double(try double(v, pointer: p))
         case "timestampValue":
             return .timestamp(try timestamp(v, pointer: p))
         case "stringValue":
@@ -256,8 +302,9 @@ private struct RESTReader {
             return .string(s)
         case "bytesValue":
             guard case .string(let s) = v.kind else { throw wrong("a base64 string", .base64) }
-            guard let d = CanonicalBase64.decode(s) else {
-                throw error(.base64, p, "not standard, padded, canonical base64", at: v.offset)
+            guard let d = ProtoJSONBase64.decode(s) else {
+                throw error(
+                    .base64, p, "not base64 (standard or URL-safe, padded or not, zero trailing bits)", at: v.offset)
             }
             return .bytes(d)
         case "referenceValue":
@@ -267,22 +314,17 @@ private struct RESTReader {
             }
             return .reference(s)
         case "geoPointValue":
-            guard case .object(let coords) = v.kind else { throw wrong("{latitude, longitude}") }
             var lat = 0.0
             var lng = 0.0
-            for c in coords {
-                let d: Double
-                switch c.value.kind {
-                case .integer(let i): d = Double(i)
-                case .double(let x) where x.isFinite: d = x
-                default:
-                    throw error(.restShape, JSONPointer.appending(p, c.key), "expects a number", at: c.value.offset)
+            for c in try members(v, pointer: p, what: "a LatLng") {
+                let d = try double(c.value, pointer: c.pointer)
+                guard d.isFinite else {
+                    throw error(.geoPointRange, c.pointer, "a coordinate must be finite", at: c.value.offset)
                 }
-                switch c.key {
+                switch c.name {
                 case "latitude": lat = d
                 case "longitude": lng = d
-                default:
-                    throw error(.restShape, JSONPointer.appending(p, c.key), "unknown LatLng member", at: c.keyOffset)
+                default: throw unknownMember(c, in: "LatLng", known: "latitude, longitude")
                 }
             }
             let g = GeoPoint(latitude: lat, longitude: lng)
@@ -290,38 +332,211 @@ private struct RESTReader {
             return .geoPoint(g)
         case "arrayValue":
             if inArray { throw error(.arrayInArray, pointer, "an array directly inside an array", at: node.offset) }
-            guard case .object(let am) = v.kind, am.count <= 1, am.allSatisfy({ $0.key == "values" }) else {
-                throw wrong("{\"values\": [Value…]}")
-            }
-            guard let values = am.first?.value else { return .array([]) }
-            guard case .array(let elements) = values.kind else {
-                throw error(
-                    .restShape, JSONPointer.appending(p, "values"), "values must be an array", at: values.offset)
-            }
             var out: [FirestoreValue] = []
-            out.reserveCapacity(elements.count)
-            for (i, e) in elements.enumerated() {
-                out.append(
-                    try value(
-                        e, pointer: JSONPointer.appending(JSONPointer.appending(p, "values"), i), depth: depth + 1,
-                        inArray: true))
+            for am in try members(v, pointer: p, what: "an ArrayValue") {
+                guard am.name == "values" else { throw unknownMember(am, in: "ArrayValue", known: "values") }
+                guard case .array(let elements) = am.value.kind else {
+                    throw error(.restShape, am.pointer, "values must be an array", at: am.value.offset)
+                }
+                out.reserveCapacity(elements.count)
+                for (i, e) in elements.enumerated() {
+                    out.append(
+                        try value(e, pointer: JSONPointer.appending(am.pointer, i), depth: depth + 1, inArray: true))
+                }
             }
             return .array(out)
         default:  // mapValue
-            guard case .object(let mm) = v.kind, mm.count <= 1, mm.allSatisfy({ $0.key == "fields" }) else {
-                throw wrong("{\"fields\": {name: Value}}")
+            if FirestoreLimits.isTooDeep(depth: depth, isMap: true) {
+                throw error(.depth, pointer, "a map nested deeper than Firestore's 20 levels", at: node.offset)
             }
-            guard let f = mm.first?.value else { return .map([:]) }
-            return .map(try fields(f, pointer: JSONPointer.appending(p, "fields"), depth: depth))
+            var out: [String: FirestoreValue] = [:]
+            for mm in try members(v, pointer: p, what: "a MapValue") {
+                guard mm.name == "fields" else { throw unknownMember(mm, in: "MapValue", known: "fields") }
+                out = try fields(mm.value, pointer: mm.pointer, depth: depth)
+            }
+            return .map(out)
         }
     }
 
-    /// `-?(0|[1-9][0-9]*)`.
-    static func isDecimalInteger(_ s: String) -> Bool {
-        var u = Substring(s).utf8[...]
-        if u.first == 0x2D { u = u.dropFirst() }
-        guard let first = u.first, u.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
-        return first != 0x30 || u.count == 1
+    /// An int64 in ProtoJSON: a number or a string, JSON number syntax, integral and in range.
+    func integer(_ v: JSONNode, pointer: String) throws -> Int64 {
+        let text: String
+        switch v.kind {
+        case .integer(let i): return i
+        case .bigInteger(let t): text = t
+        case .double(let d): text = numberText(v) ?? String(d)
+        case .string(let s): text = s
+        default:
+            throw error(
+                .restInteger, pointer, "integerValue expects a decimal int64 string or number, found \(v.typeName)",
+                at: v.offset)
+        }
+        guard let i = ProtoJSONNumber.exactInt64(text) else {
+            throw error(
+                .restInteger, pointer, "\"\(text.prefix(60))\" is not an integral number within int64", at: v.offset)
+        }
+        return i
+    }
+
+    /// A double in ProtoJSON: a number, or a string holding a number or NaN/Infinity/-Infinity.
+    func double(_ v: JSONNode, pointer: String) throws -> Double {
+        switch v.kind {
+        case .integer(let i): return Double(i)
+        case .bigInteger(let t):
+            guard let d = Double(t), d.isFinite else {
+                throw error(.jsonDoubleRange, pointer, "number too large for a double", at: v.offset)
+            }
+            return d
+        case .double(let d):
+            guard d.isFinite else {
+                throw error(.jsonDoubleRange, pointer, "number too large for a double", at: v.offset)
+            }
+            return d
+        case .string("NaN"): return .nan
+        case .string("Infinity"): return .infinity
+        case .string("-Infinity"): return -.infinity
+        case .string(let s):
+            guard ProtoJSONNumber.isJSONNumber(s), let d = Double(s) else {
+                throw error(
+                    .restDouble, pointer, "\"\(s.prefix(60))\" is neither a number nor NaN, Infinity or -Infinity",
+                    at: v.offset)
+            }
+            guard d.isFinite else {
+                throw error(.restDouble, pointer, "\"\(s)\" is too large for a double", at: v.offset)
+            }
+            return d
+        default:
+            throw error(
+                .restDouble, pointer,
+                "doubleValue expects a number, \"NaN\", \"Infinity\" or \"-Infinity\", "
+                    + "found \(v.typeName)", at: v.offset)
+        }
+    }
+
+    /// The source text of a number node, when the node came from text.
+    func numberText(_ node: JSONNode) -> String? {
+        guard node.offset >= 0, node.offset < source.bytes.count else { return nil }
+        var end = node.offset
+        while end < source.bytes.count {
+            switch source.bytes[end] {
+            case 0x30...0x39, 0x2B, 0x2D, 0x2E, 0x45, 0x65: end += 1
+            default: return String(decoding: source.bytes[node.offset..<end], as: UTF8.self)
+            }
+        }
+        return String(decoding: source.bytes[node.offset..<end], as: UTF8.self)
+    }
+}
+
+/// Numbers as ProtoJSON reads them.
+enum ProtoJSONNumber {
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    static func isJSONNumber(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            return i - start
+        }
+        if i < b.count, b[i] == 0x2D { i += 1 }
+        guard i < b.count else { return false }
+        if b[i] == 0x30 {
+            i += 1
+        } else if digits() == 0 {
+            return false
+        }
+        if i < b.count, b[i] == 0x2E {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+            i += 1
+            if i < b.count, b[i] == 0x2B || b[i] == 0x2D { i += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return i == b.count
+    }
+
+    /// The exact int64 a JSON-number text stands for, or nil when it is malformed, not integral or
+    /// outside int64 (`"1e3"` → 1000, `"2.50e1"` → 25, `"1.5"` → nil, `"9223372036854775808"` → nil).
+    static func exactInt64(_ s: String) -> Int64? {
+        guard isJSONNumber(s) else { return nil }
+        let b = Array(s.utf8)
+        var i = 0
+        let negative = b.first == 0x2D
+        if negative { i += 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+            digits.append(b[i] - 0x30)
+            i += 1
+        }
+        if i < b.count, b[i] == 0x2E {
+            i += 1
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                digits.append(b[i] - 0x30)
+                fractionDigits += 1
+                i += 1
+            }
+        }
+        var exponent = 0
+        if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+            i += 1
+            var expNegative = false
+            if b[i] == 0x2B || b[i] == 0x2D {
+                expNegative = b[i] == 0x2D
+                i += 1
+            }
+            while i < b.count {
+                exponent = min(exponent * 10 + Int(b[i] - 0x30), 1_000_000)
+                i += 1
+            }
+            if expNegative { exponent = -exponent }
+        }
+        exponent -= fractionDigits
+        while let first = digits.first, first == 0 { digits.removeFirst() }
+        if digits.isEmpty { return 0 }
+        if exponent < 0 {
+            let drop = -exponent
+            guard drop <= digits.count, digits.suffix(drop).allSatisfy({ $0 == 0 }) else { return nil }
+            digits.removeLast(drop)
+            exponent = 0
+        }
+        guard digits.count + exponent <= 19 else { return nil }
+        digits += [UInt8](repeating: 0, count: exponent)
+        // Accumulate negatively so that Int64.min fits.
+        var v: Int64 = 0
+        for d in digits {
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (r, o2) = m.subtractingReportingOverflow(Int64(d))
+            if o1 || o2 { return nil }
+            v = r
+        }
+        if negative { return v }
+        return v == .min ? nil : -v
+    }
+}
+
+/// Base64 as ProtoJSON reads `bytes`: the standard or the URL-safe alphabet (not mixed), padding
+/// optional but correct when present, trailing bits zero (so one byte string has one text per
+/// alphabet and padding).
+enum ProtoJSONBase64 {
+    static func decode(_ text: String) -> Data? {
+        var s = Array(text.utf8)
+        let urlSafe = s.contains(0x2D) || s.contains(0x5F)
+        if urlSafe {
+            if s.contains(0x2B) || s.contains(0x2F) { return nil }
+            s = s.map { $0 == 0x2D ? 0x2B : $0 == 0x5F ? 0x2F : $0 }
+        }
+        if !s.contains(0x3D) {
+            switch s.count % 4 {
+            case 1: return nil
+            case 2: s += [0x3D, 0x3D]
+            case 3: s += [0x3D]
+            default: break
+            }
+        }
+        return CanonicalBase64.decode(String(decoding: s, as: UTF8.self))
     }
 }
 

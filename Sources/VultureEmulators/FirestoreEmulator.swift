@@ -1,0 +1,453 @@
+// Local servers for tests and benchmarks: the Firestore emulator started on a free loopback port,
+// reset, and stopped by its process group. Process spawning lives here, outside the libraries an
+// app or an iOS test imports.
+import Dispatch
+import Foundation
+import VultureFirestore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why the emulator could not be found, started or driven.
+public struct FirestoreEmulatorError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong and what to do.
+    public var message: String
+    /// An error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+/// The Firestore emulator (package `google-cloud-cli-firestore-emulator`, Java 17) run as a child
+/// process: `java -Duser.language=en -cp JAR com.google.cloud.datastore.emulator.firestore.CloudFirestore
+/// --host 127.0.0.1 --port PORT --project_id demo-vulture [--rules FILE]`, on a free loopback port.
+///
+/// The process runs under a small `/bin/sh` guardian, spawned in its own process group with every
+/// signal unblocked and at its default (a test runner's threads block signals, which children would
+/// otherwise inherit): ``stop()`` ends the group (SIGTERM, SIGKILL after 5 s), and if this process
+/// dies first the guardian sees its standard input close and ends the emulator. Its output goes to
+/// a log file in a temporary directory (removed by ``stop()``), quoted when it fails to start.
+public final class FirestoreEmulator: @unchecked Sendable {
+    /// The project id tests use (`demo-` ids never reach a real project).
+    public static let defaultProjectId = "demo-vulture"
+    /// `VULTURE_REQUIRE_EMULATOR=1` (set by `.ci/run`) turns a missing jar or Java into a failure
+    /// instead of a skip.
+    public static var isRequired: Bool { ProcessInfo.processInfo.environment["VULTURE_REQUIRE_EMULATOR"] == "1" }
+
+    /// The emulator jar.
+    public let jar: String
+    /// The loopback port it listens on.
+    public let port: Int
+    /// Its project id.
+    public let projectId: String
+    /// The guardian shell's process id, which is also the process group id.
+    public let processIdentifier: Int32
+    /// The log file of the emulator's output.
+    public let logFile: String
+
+    /// The write end of the guardian's standard input (close-on-exec).
+    private let guardianInput: Int32
+    private let lock = NSLock()
+    private var stopped = false
+    private var reaped = false
+
+    private init(jar: String, port: Int, projectId: String, pid: Int32, input: Int32, logFile: String) {
+        self.jar = jar
+        self.port = port
+        self.projectId = projectId
+        self.processIdentifier = pid
+        self.guardianInput = input
+        self.logFile = logFile
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// A REST client for this emulator; the token `owner` bypasses security rules.
+    public func client(bearerToken: String? = "owner", timeout: Double = 60) -> FirestoreRESTClient {
+        FirestoreRESTClient(baseURL: baseURL, projectId: projectId, bearerToken: bearerToken, timeout: timeout)
+    }
+
+    // MARK: - Finding
+
+    /// Where the jar and Java are, or why they are not available.
+    public enum Availability: Sendable {
+        /// Both found.
+        case available(jar: String, java: String)
+        /// What is missing, for a person ("skipped: …").
+        case unavailable(String)
+    }
+
+    /// Looks for the jar (`VULTURE_FIRESTORE_EMULATOR_JAR`, then `dpkg -L
+    /// google-cloud-cli-firestore-emulator`, then the package's usual path) and for `java`
+    /// (`JAVA_HOME/bin/java`, then `PATH`).
+    public static func availability() -> Availability {
+        let env = ProcessInfo.processInfo.environment
+        let fm = FileManager.default
+        var jar: String?
+        if let path = env["VULTURE_FIRESTORE_EMULATOR_JAR"], !path.isEmpty {
+            guard fm.fileExists(atPath: path) else {
+                return .unavailable("VULTURE_FIRESTORE_EMULATOR_JAR names \(path), which does not exist")
+            }
+            jar = path
+        }
+        if jar == nil, let listing = run("/usr/bin/dpkg", ["-L", "google-cloud-cli-firestore-emulator"]) {
+            jar = listing.split(separator: "\n").map(String.init).first {
+                $0.hasSuffix("emulator.jar") && fm.fileExists(atPath: $0)
+            }
+        }
+        let usual = "/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud-firestore-emulator.jar"
+        if jar == nil, fm.fileExists(atPath: usual) { jar = usual }
+        guard let jar else {
+            return .unavailable(
+                "the Firestore emulator jar is not installed (Debian package google-cloud-cli-firestore-emulator; "
+                    + "or set VULTURE_FIRESTORE_EMULATOR_JAR)")
+        }
+        var java: String?
+        if let home = env["JAVA_HOME"], fm.isExecutableFile(atPath: home + "/bin/java") { java = home + "/bin/java" }
+        if java == nil {
+            for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            where fm.isExecutableFile(atPath: "\(dir)/java") {
+                java = "\(dir)/java"
+                break
+            }
+        }
+        guard let java else {
+            return .unavailable("java is not on PATH (the emulator needs Java 17: openjdk-17-jdk-headless)")
+        }
+        return .available(jar: jar, java: java)
+    }
+
+    // MARK: - Starting and stopping
+
+    /// Starts an emulator on a free loopback port and waits until it answers.
+    /// - Parameters:
+    ///   - projectId: the project id (`demo-vulture`).
+    ///   - rulesFile: a security rules file (`--rules`), if any.
+    ///   - timeout: seconds to wait for it to answer.
+    /// - Throws: `FirestoreEmulatorError` when the jar or Java is missing, the process cannot start,
+    ///   or it does not answer in time (the log's tail is quoted); the process is stopped then.
+    public static func start(projectId: String = defaultProjectId, rulesFile: String? = nil, timeout: Double = 90)
+        throws -> FirestoreEmulator
+    {
+        guard case .available(let jar, let java) = availability() else {
+            if case .unavailable(let why) = availability() { throw FirestoreEmulatorError(why) }
+            throw FirestoreEmulatorError("the Firestore emulator is not available")
+        }
+        var lastError = FirestoreEmulatorError("the emulator did not start")
+        for _ in 0..<3 {
+            let port = try freeLoopbackPort()
+            do {
+                return try launch(
+                    jar: jar, java: java, port: port, projectId: projectId, rulesFile: rulesFile, timeout: timeout)
+            } catch let e as FirestoreEmulatorError {
+                lastError = e
+            }
+        }
+        throw lastError
+    }
+
+    private static func launch(
+        jar: String, java: String, port: Int, projectId: String, rulesFile: String?, timeout: Double
+    ) throws -> FirestoreEmulator {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vulture-firestore-emulator-\(getpid())-\(port)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = directory.appendingPathComponent("emulator.log").path
+        // $0 java, $1 jar, $2 port, $3 project, $4 log, $5 rules (may be empty). The guardian ends
+        // when the emulator does; a watcher ends the emulator when the guardian's standard input
+        // (held by this process) closes. fd 3 carries that input to the watcher, whose own standard
+        // input the shell sets to /dev/null.
+        let script = """
+            java=$0; jar=$1; port=$2; project=$3; log=$4; rules=$5
+            if [ -n "$rules" ]; then set -- --rules "$rules"; else set --; fi
+            "$java" -Duser.language=en -cp "$jar" com.google.cloud.datastore.emulator.firestore.CloudFirestore \
+              --host 127.0.0.1 --port "$port" --project_id "$project" "$@" >"$log" 2>&1 </dev/null &
+            child=$!
+            exec 3<&0
+            (read ignored <&3; kill "$child" 2>/dev/null) &
+            wait "$child"
+            """
+        let (pid, input) = try spawnGuardian(
+            ["/bin/sh", "-c", script, java, jar, String(port), projectId, log, rulesFile ?? ""])
+        let emulator = FirestoreEmulator(
+            jar: jar, port: port, projectId: projectId, pid: pid, input: input, logFile: log)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if !emulator.guardianIsRunning() { break }
+            if case .success((200, let body)) = http("GET", emulator.baseURL.absoluteString + "/", timeout: 2),
+                body.hasPrefix("Ok")
+            {
+                return emulator
+            }
+            usleep(100_000)
+        }
+        let exited = !emulator.guardianIsRunning()
+        let tail = (try? String(contentsOfFile: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? "(no log)"
+        emulator.stop()
+        throw FirestoreEmulatorError(
+            "the Firestore emulator on port \(port) "
+                + (exited ? "exited before it answered" : "did not answer within \(timeout) s") + "; log:\n\(tail)")
+    }
+
+    /// Deletes every document (`DELETE /emulator/v1/projects/{p}/databases/(default)/documents`).
+    /// - Throws: `FirestoreEmulatorError` when the emulator does not answer 200.
+    public func reset() throws {
+        let url = baseURL.absoluteString + "/emulator/v1/projects/\(projectId)/databases/(default)/documents"
+        switch Self.http("DELETE", url, timeout: 60) {
+        case .success((200, _)): return
+        case .success((let status, let body)):
+            throw FirestoreEmulatorError("resetting the emulator answered HTTP \(status): \(body.prefix(300))")
+        case .failure(let e):
+            throw e
+        }
+    }
+
+    /// Stops the emulator and its guardian (the whole process group: SIGTERM, then SIGKILL after
+    /// 5 s) and waits until none of its processes is alive. Safe to call more than once.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        if stopped { return }
+        stopped = true
+        close(guardianInput)
+        let group = processIdentifier
+        func wait(seconds: UInt64) {
+            let deadline = DispatchTime.now().uptimeNanoseconds + seconds * 1_000_000_000
+            while isRunningUnlocked, DispatchTime.now().uptimeNanoseconds < deadline { usleep(20_000) }
+        }
+        kill(-group, SIGTERM)
+        wait(seconds: 5)
+        if isRunningUnlocked {
+            kill(-group, SIGKILL)
+            wait(seconds: 5)
+        }
+        try? FileManager.default.removeItem(atPath: (logFile as NSString).deletingLastPathComponent)
+    }
+
+    /// Whether any process of the emulator's group is still alive (exited processes not yet
+    /// reaped by their parent do not count).
+    public var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isRunningUnlocked
+    }
+
+    private var isRunningUnlocked: Bool {
+        _ = guardianIsRunning()  // reaps the guardian once it has exited
+        #if os(Linux)
+            return Self.liveMembers(ofGroup: processIdentifier) > 0
+        #else
+            return kill(-processIdentifier, 0) == 0
+        #endif
+    }
+
+    /// Whether the guardian shell still runs; reaps it once it has exited.
+    private func guardianIsRunning() -> Bool {
+        if reaped { return false }
+        var status: Int32 = 0
+        let r = waitpid(processIdentifier, &status, WNOHANG)
+        if r == processIdentifier || (r < 0 && errno == ECHILD) {
+            reaped = true
+            return false
+        }
+        return true
+    }
+
+    #if os(Linux)
+        /// Adds to `actions` the closing of every descriptor from `lowest` up: glibc's
+        /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later, looked up at run time as the
+        /// Glibc module does not export it), else one close per descriptor open now.
+        private static func closeDescriptors(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+                let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+                if closeFrom(&actions, lowest) == 0 { return }
+            }
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            for fd in open.compactMap({ Int32($0) }) where fd >= lowest {
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
+        }
+    #endif
+
+    /// Spawns `argv` in a new process group with an empty signal mask and default signal
+    /// handlers, standard input a pipe whose close-on-exec write end is returned, standard output
+    /// and error /dev/null, and no other descriptor of this process.
+    private static func spawnGuardian(_ argv: [String]) throws -> (pid: Int32, input: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw FirestoreEmulatorError("cannot create a pipe for the emulator") }
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // No other descriptor of this process reaches the emulator: a long-lived child holding the
+        // write end of another child's pipe would keep its reader from ever seeing end of file.
+        #if os(Linux)
+            closeDescriptors(from: 3, in: &actions)
+        #endif
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        #if os(Linux)
+            let closeOthers: Int32 = 0
+        #else
+            let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | closeOthers))
+        var cArguments = argv.map { strdup($0) }
+        cArguments.append(nil)
+        defer { for a in cArguments { free(a) } }
+        var pid: Int32 = 0
+        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
+        close(fds[0])
+        guard result == 0 else {
+            close(fds[1])
+            throw FirestoreEmulatorError("cannot start \(argv[0]) for the emulator: error \(result)")
+        }
+        return (pid, fds[1])
+    }
+
+    /// How many processes of process group `group` are alive, from `/proc/*/stat` (zombies, state
+    /// `Z`, excluded).
+    static func liveMembers(ofGroup group: Int32) -> Int {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
+            return kill(-group, 0) == 0 ? 1 : 0
+        }
+        var count = 0
+        for entry in entries where entry.allSatisfy(\.isNumber) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After "pid (comm)": state, ppid, pgrp, …
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[2] == Substring(String(group)) else { continue }
+            if fields[0] != "Z" { count += 1 }
+        }
+        return count
+    }
+
+    // MARK: - One emulator per process
+
+    nonisolated(unsafe) private static var sharedInstance: FirestoreEmulator?
+    nonisolated(unsafe) private static var sharedFailure: String?
+    private static let sharedLock = NSLock()
+
+    /// One emulator for the whole test process, started on first use and stopped when the process
+    /// exits (and by the guardian if it is killed).
+    /// - Throws: `FirestoreEmulatorError` when it cannot start (the first failure is remembered).
+    public static func shared() throws -> FirestoreEmulator {
+        sharedLock.lock()
+        defer { sharedLock.unlock() }
+        if let sharedInstance { return sharedInstance }
+        if let sharedFailure { throw FirestoreEmulatorError(sharedFailure) }
+        do {
+            let e = try start()
+            sharedInstance = e
+            atexit { FirestoreEmulator.stopShared() }
+            return e
+        } catch {
+            sharedFailure = "\(error)"
+            throw error
+        }
+    }
+
+    private static func stopShared() {
+        sharedLock.lock()
+        let e = sharedInstance
+        sharedInstance = nil
+        sharedLock.unlock()
+        e?.stop()
+    }
+
+    // MARK: - Helpers
+
+    /// A port on 127.0.0.1 that nothing listens on right now.
+    static func freeLoopbackPort() throws -> Int {
+        #if os(Linux)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw FirestoreEmulatorError("cannot open a socket to find a free port") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw FirestoreEmulatorError("cannot bind 127.0.0.1:0 to find a free port") }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw FirestoreEmulatorError("cannot read the bound port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private final class Box: @unchecked Sendable {
+        var result: Result<(Int, String), FirestoreEmulatorError> = .failure(FirestoreEmulatorError("no answer"))
+    }
+
+    /// One blocking HTTP request without a body: (status, body text).
+    static func http(_ method: String, _ url: String, timeout: Double) -> Result<(Int, String), FirestoreEmulatorError>
+    {
+        guard let u = URL(string: url) else { return .failure(FirestoreEmulatorError("bad URL \(url)")) }
+        var request = URLRequest(url: u, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            if let error {
+                box.result = .failure(FirestoreEmulatorError("\(method) \(url): \(error.localizedDescription)"))
+            } else {
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                box.result = .success((status, String(decoding: data ?? Data(), as: UTF8.self)))
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        return box.result
+    }
+
+    /// Runs a program and returns its standard output, or nil when it cannot run or fails.
+    static func run(_ executable: String, _ arguments: [String]) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}

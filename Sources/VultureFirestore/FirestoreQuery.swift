@@ -1,0 +1,285 @@
+import VultureSyncSchema
+
+/// A query on one collection under a parent (Firestore's `StructuredQuery` as the engine uses it):
+/// `where` filters joined by AND, an order, a start cursor and a limit.
+///
+/// The engine's pull (schema §5): `updatedAt >= cursor − 120 s`, ordered by `updatedAt` then the
+/// document name, continuing after the last `(updatedAt, name)` seen, 500 per page; also equality
+/// on `contentHash` and `deletedAt <` for tombstone cleanup.
+///
+/// Results are ordered by the `orderBy` fields, then by any inequality field not among them, then
+/// by the document name (`__name__`) in the direction of the last order. A document lacking an
+/// order or filter field is left out, and a range filter matches only values of its operand's type
+/// (numbers, integers and doubles together; NaN never matches a range).
+public struct FirestoreQuery: Sendable, Hashable {
+    /// A comparison.
+    public enum Operator: String, Sendable, Hashable, CaseIterable {
+        /// `==`: equal by Firestore's value order (`1 == 1.0`).
+        case equal = "EQUAL"
+        /// `<`.
+        case lessThan = "LESS_THAN"
+        /// `<=`.
+        case lessThanOrEqual = "LESS_THAN_OR_EQUAL"
+        /// `>`.
+        case greaterThan = "GREATER_THAN"
+        /// `>=`.
+        case greaterThanOrEqual = "GREATER_THAN_OR_EQUAL"
+    }
+
+    /// `field op value`.
+    public struct Filter: Sendable, Hashable {
+        /// The field compared.
+        public var field: FieldPath
+        /// The comparison.
+        public var op: Operator
+        /// The operand.
+        public var value: FirestoreValue
+
+        /// A filter.
+        public init(_ field: FieldPath, _ op: Operator, _ value: FirestoreValue) {
+            self.field = field
+            self.op = op
+            self.value = value
+        }
+    }
+
+    /// A sort direction.
+    public enum Direction: String, Sendable, Hashable {
+        /// Smallest first.
+        case ascending = "ASCENDING"
+        /// Largest first.
+        case descending = "DESCENDING"
+    }
+
+    /// One sort key.
+    public struct Order: Sendable, Hashable {
+        /// The field sorted by (`FieldPath.documentName` for the document name).
+        public var field: FieldPath
+        /// The direction.
+        public var direction: Direction
+
+        /// A sort key.
+        public init(_ field: FieldPath, _ direction: Direction = .ascending) {
+            self.field = field
+            self.direction = direction
+        }
+    }
+
+    /// Where the results start: values for the order's keys (a prefix of them), the document name
+    /// as a `.reference` full name.
+    public struct Cursor: Sendable, Hashable {
+        /// One value per sort key, in order.
+        public var values: [FirestoreValue]
+        /// True: start at the position (inclusive, `startAt`); false: just after it (`startAfter`).
+        public var before: Bool
+
+        /// A cursor.
+        public init(values: [FirestoreValue], before: Bool) {
+            self.values = values
+            self.before = before
+        }
+    }
+
+    /// The parent document's path relative to the database root, or "" for a root collection.
+    public var parent: String
+    /// The collection's id (`flights`).
+    public var collectionId: String
+    /// Filters, all of which must match.
+    public var filters: [Filter]
+    /// Sort keys.
+    public var orderBy: [Order]
+    /// The start cursor.
+    public var startAt: Cursor?
+    /// The most documents returned.
+    public var limit: Int?
+
+    /// A query on `collectionId` under `parent`.
+    public init(
+        parent: String, collectionId: String, filters: [Filter] = [], orderBy: [Order] = [], startAt: Cursor? = nil,
+        limit: Int? = nil
+    ) {
+        self.parent = parent
+        self.collectionId = collectionId
+        self.filters = filters
+        self.orderBy = orderBy
+        self.startAt = startAt
+        self.limit = limit
+    }
+
+    /// The order results come in: `orderBy`, then inequality fields not among them (in field path
+    /// order), then the document name in the direction of the last order.
+    public var effectiveOrder: [Order] {
+        var out = orderBy
+        let inequality = Set(filters.filter { $0.op != .equal }.map(\.field))
+        for f in inequality.sorted() where !out.contains(where: { $0.field == f }) {
+            out.append(Order(f, out.last?.direction ?? .ascending))
+        }
+        if !out.contains(where: { $0.field == .documentName }) {
+            out.append(Order(.documentName, out.last?.direction ?? .ascending))
+        }
+        return out
+    }
+
+    /// The documents of `documents` this query returns, in order. `database` builds the document
+    /// names that `__name__` compares (`projects/{p}/databases/{d}`).
+    public func evaluate(_ documents: [FirestoreDocument], database: String) -> [FirestoreDocument] {
+        let prefix = parent.isEmpty ? collectionId + "/" : parent + "/" + collectionId + "/"
+        let order = effectiveOrder
+        func key(_ doc: FirestoreDocument, _ field: FieldPath) -> FirestoreValue? {
+            if field == .documentName {
+                return .reference(FirestoreRESTJSON.documentName(database: database, path: doc.path))
+            }
+            return FirestoreValue.map(doc.fields)[path: field]
+        }
+        var rows: [(doc: FirestoreDocument, keys: [FirestoreValue])] = []
+        for doc in documents {
+            guard doc.path.hasPrefix(prefix), !doc.path.dropFirst(prefix.count).contains("/") else { continue }
+            let matches = filters.allSatisfy { f in
+                guard let v = key(doc, f.field) else { return false }
+                return f.matches(v)
+            }
+            guard matches else { continue }
+            var keys: [FirestoreValue] = []
+            var complete = true
+            for o in order {
+                guard let v = key(doc, o.field) else {
+                    complete = false
+                    break
+                }
+                keys.append(v)
+            }
+            if complete { rows.append((doc, keys)) }
+        }
+        func compareKeys(_ a: [FirestoreValue], _ b: [FirestoreValue]) -> Int {
+            for (i, (x, y)) in zip(a, b).enumerated() {
+                var c = FirestoreValueOrder.compare(x, y)
+                if order[i].direction == .descending { c = -c }
+                if c != 0 { return c }
+            }
+            return 0
+        }
+        rows.sort { compareKeys($0.keys, $1.keys) < 0 }
+        if let cursor = startAt {
+            rows.removeAll { row in
+                let c = compareKeys(Array(row.keys.prefix(cursor.values.count)), cursor.values)
+                return cursor.before ? c < 0 : c <= 0
+            }
+        }
+        if let limit { rows = Array(rows.prefix(max(limit, 0))) }
+        return rows.map(\.doc)
+    }
+}
+
+extension FirestoreQuery.Filter {
+    /// Whether a document's value matches: equality by value order; a range only within the
+    /// operand's type (NaN in no range).
+    func matches(_ v: FirestoreValue) -> Bool {
+        let c = FirestoreValueOrder.compare(v, value)
+        if op == .equal { return c == 0 }
+        guard FirestoreValueOrder.typeRank(v) == FirestoreValueOrder.typeRank(value), !v.isNaN, !value.isNaN else {
+            return false
+        }
+        switch op {
+        case .equal: return c == 0
+        case .lessThan: return c < 0
+        case .lessThanOrEqual: return c <= 0
+        case .greaterThan: return c > 0
+        case .greaterThanOrEqual: return c >= 0
+        }
+    }
+}
+
+extension FirestoreValue {
+    var isNaN: Bool {
+        if case .double(let d) = self { return d.isNaN }
+        return false
+    }
+}
+
+/// Firestore's total order of values: null < booleans < numbers (NaN first; integers and doubles
+/// compared by value) < timestamps < strings (UTF-8 bytes) < bytes < references (segment by
+/// segment) < geo points (latitude, then longitude) < arrays (element by element, then length) <
+/// maps (entries in key order: key, then value; then size).
+public enum FirestoreValueOrder {
+    /// -1, 0 or 1 as `a` sorts before, with, or after `b`.
+    public static func compare(_ a: FirestoreValue, _ b: FirestoreValue) -> Int {
+        let ra = typeRank(a)
+        let rb = typeRank(b)
+        if ra != rb { return ra < rb ? -1 : 1 }
+        switch (a, b) {
+        case (.boolean(let x), .boolean(let y)): return x == y ? 0 : (x ? 1 : -1)
+        case (.integer(let x), .integer(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.integer(let x), .double(let y)): return compareIntDouble(x, y)
+        case (.double(let x), .integer(let y)): return -compareIntDouble(y, x)
+        case (.double(let x), .double(let y)):
+            if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
+            return x == y ? 0 : (x < y ? -1 : 1)
+        case (.timestamp(let x), .timestamp(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
+        case (.bytes(let x), .bytes(let y)): return bytes(Array(x), Array(y))
+        case (.reference(let x), .reference(let y)):
+            let xs = x.split(separator: "/", omittingEmptySubsequences: false)
+            let ys = y.split(separator: "/", omittingEmptySubsequences: false)
+            for (p, q) in zip(xs, ys) {
+                let c = bytes(Array(p.utf8), Array(q.utf8))
+                if c != 0 { return c }
+            }
+            return xs.count == ys.count ? 0 : (xs.count < ys.count ? -1 : 1)
+        case (.geoPoint(let x), .geoPoint(let y)):
+            let c = compare(.double(x.latitude), .double(y.latitude))
+            return c != 0 ? c : compare(.double(x.longitude), .double(y.longitude))
+        case (.array(let x), .array(let y)):
+            for (p, q) in zip(x, y) {
+                let c = compare(p, q)
+                if c != 0 { return c }
+            }
+            return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        case (.map(let x), .map(let y)):
+            let xk = x.keys.sorted { bytes(Array($0.utf8), Array($1.utf8)) < 0 }
+            let yk = y.keys.sorted { bytes(Array($0.utf8), Array($1.utf8)) < 0 }
+            for (p, q) in zip(xk, yk) {
+                let c = bytes(Array(p.utf8), Array(q.utf8))
+                if c != 0 { return c }
+                if let xv = x[p], let yv = y[q] {
+                    let cv = compare(xv, yv)
+                    if cv != 0 { return cv }
+                }
+            }
+            return xk.count == yk.count ? 0 : (xk.count < yk.count ? -1 : 1)
+        default: return 0
+        }
+    }
+
+    /// The rank of a value's type in the order (null 0 … map 9; sentinels last).
+    public static func typeRank(_ v: FirestoreValue) -> Int {
+        switch v {
+        case .null: 0
+        case .boolean: 1
+        case .integer, .double: 2
+        case .timestamp: 3
+        case .string: 4
+        case .bytes: 5
+        case .reference: 6
+        case .geoPoint: 7
+        case .array: 8
+        case .map: 9
+        case .serverTimestamp, .increment, .delete: 10
+        }
+    }
+
+    static func bytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// Exact comparison of an int64 and a double (NaN first).
+    static func compareIntDouble(_ i: Int64, _ d: Double) -> Int {
+        if d.isNaN { return 1 }
+        if d < -9.2233720368547758e18 { return 1 }
+        if d >= 9.2233720368547758e18 { return -1 }
+        let t = Int64(d.rounded(.towardZero))
+        if i != t { return i < t ? -1 : 1 }
+        let frac = d - Double(t)
+        return frac > 0 ? -1 : (frac < 0 ? 1 : 0)
+    }
+}

@@ -1,0 +1,333 @@
+import Dispatch
+import Foundation
+import VultureSyncSchema
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Firestore's REST API v1 for the emulator or a real project: commit, get and runQuery, each a
+/// blocking call (the engine and the simulation call step by step).
+///
+/// - Emulator: `baseURL` `http://127.0.0.1:PORT`, project `demo-…`, token `owner` (which bypasses
+///   security rules on the emulator).
+/// - A real project: `baseURL` `https://firestore.googleapis.com`, the project id, and an OAuth 2
+///   access token.
+///
+/// Requests are canonical REST JSON (`FirestoreRESTJSON`); answers are read with the lenient
+/// ProtoJSON reader. Errors are ``FirestoreError``s with the HTTP status and Firestore's status and
+/// message; a network failure is UNAVAILABLE without an HTTP status.
+public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
+    /// Scheme, host and port (`http://127.0.0.1:8080`, `https://firestore.googleapis.com`).
+    public let baseURL: URL
+    /// The project id.
+    public let projectId: String
+    /// The database id (`(default)`).
+    public let databaseId: String
+    /// The bearer token sent as `Authorization: Bearer …`, if any.
+    public let bearerToken: String?
+    /// Seconds allowed for each request.
+    public let timeout: Double
+    private let session: URLSession
+
+    /// A client.
+    /// - Parameters:
+    ///   - baseURL: scheme, host and port.
+    ///   - projectId: the project id.
+    ///   - databaseId: the database id, `(default)` unless named.
+    ///   - bearerToken: `owner` for the emulator without rules, an access token for a real project.
+    ///   - timeout: seconds per request.
+    public init(
+        baseURL: URL, projectId: String, databaseId: String = "(default)", bearerToken: String? = nil,
+        timeout: Double = 30
+    ) {
+        self.baseURL = baseURL
+        self.projectId = projectId
+        self.databaseId = databaseId
+        self.bearerToken = bearerToken
+        self.timeout = timeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.httpMaximumConnectionsPerHost = 4
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    /// `projects/{projectId}/databases/{databaseId}`.
+    public var database: String { "projects/\(projectId)/databases/\(databaseId)" }
+
+    /// `POST …/documents:commit`.
+    /// - Throws: `FirestoreError` as ``FirestoreDatabase/commit(_:)`` says; INVALID_ARGUMENT before
+    ///   any request for a write without a path.
+    public func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+        let body: [UInt8]
+        do {
+            body = try FirestoreRESTJSON.encodeCommitRequest(FirestoreCommitRequest(database: database, writes: writes))
+        } catch {
+            throw FirestoreError(.invalidArgument, "\(error)")
+        }
+        let (bytes, node) = try send("POST", "/v1/\(database)/documents:commit", body: body)
+        return try read("commit answer", bytes) { () throws -> FirestoreCommitResult in
+            var commitTime: FirestoreTimestamp?
+            var results: [FirestoreWriteResult] = []
+            guard case .object(let members) = node.kind else { throw FirestoreError(.internal, "not an object") }
+            for m in members {
+                switch m.key {
+                case "commitTime":
+                    commitTime = try FirestoreRESTJSON.decodeTimestamp(node: m.value, sourceBytes: bytes)
+                case "writeResults":
+                    guard case .array(let elements) = m.value.kind else { continue }
+                    for e in elements {
+                        var result = FirestoreWriteResult(updateTime: nil)
+                        guard case .object(let rm) = e.kind else { continue }
+                        for r in rm {
+                            if r.key == "updateTime" {
+                                result.updateTime = try FirestoreRESTJSON.decodeTimestamp(
+                                    node: r.value, sourceBytes: bytes)
+                            } else if r.key == "transformResults", case .array(let values) = r.value.kind {
+                                result.transformResults = try values.map {
+                                    try FirestoreRESTJSON.decodeValue(node: $0, sourceBytes: bytes)
+                                }
+                            }
+                        }
+                        results.append(result)
+                    }
+                default: continue
+                }
+            }
+            return FirestoreCommitResult(commitTime: commitTime, writeResults: results)
+        }
+    }
+
+    /// `GET …/documents/{path}`; nil on NOT_FOUND.
+    /// - Throws: `FirestoreError` for a malformed path (INVALID_ARGUMENT, before any request) or
+    ///   another error status.
+    public func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? {
+        if let message = FirestoreLimits.documentPathViolation(path) {
+            throw FirestoreError(.invalidArgument, message)
+        }
+        do {
+            let (bytes, node) = try send("GET", "/v1/\(database)/documents/" + Self.escaped(path), body: nil)
+            return try read("document", bytes) { try document(node, bytes) }
+        } catch let e where e.status == .notFound {
+            return nil
+        }
+    }
+
+    /// `POST …/documents[/{parent}]:runQuery` with the query as a `structuredQuery`.
+    /// - Throws: `FirestoreError` (a query the server refuses is INVALID_ARGUMENT or FAILED_PRECONDITION).
+    public func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument] {
+        let body: [UInt8]
+        do {
+            body = CanonicalJSONWriter.write(try Self.structuredQuery(query, database: database))
+        } catch {
+            throw FirestoreError(.invalidArgument, "\(error)")
+        }
+        let parent = query.parent.isEmpty ? "" : "/" + Self.escaped(query.parent)
+        let (bytes, node) = try send("POST", "/v1/\(database)/documents\(parent):runQuery", body: body)
+        return try read("runQuery answer", bytes) { () throws -> [FirestoreDocument] in
+            guard case .array(let elements) = node.kind else { throw FirestoreError(.internal, "not an array") }
+            var out: [FirestoreDocument] = []
+            for e in elements {
+                guard case .object(let members) = e.kind else { continue }
+                if let err = members.first(where: { $0.key == "error" }) {
+                    throw Self.error(err.value, httpStatus: 200)
+                }
+                if let d = members.first(where: { $0.key == "document" }) { out.append(try document(d.value, bytes)) }
+            }
+            return out
+        }
+    }
+
+    // MARK: - Request bodies
+
+    /// The `{"structuredQuery": …}` body of a query.
+    /// - Throws: `SchemaInputError` when a value has no REST form (a sentinel).
+    public static func structuredQuery(_ query: FirestoreQuery, database: String) throws -> JSONNode {
+        func object(_ members: [(String, JSONNode)]) -> JSONNode {
+            JSONNode(.object(members.map { JSONMember(key: $0.0, value: $0.1) }))
+        }
+        func fieldReference(_ path: FieldPath) -> JSONNode {
+            object([("fieldPath", JSONNode(.string(path.description)))])
+        }
+        var members: [(String, JSONNode)] = [
+            ("from", JSONNode(.array([object([("collectionId", JSONNode(.string(query.collectionId)))])])))
+        ]
+        var filters: [JSONNode] = []
+        for f in query.filters {
+            filters.append(
+                object([
+                    (
+                        "fieldFilter",
+                        object([
+                            ("field", fieldReference(f.field)), ("op", JSONNode(.string(f.op.rawValue))),
+                            ("value", try FirestoreRESTJSON.node(f.value)),
+                        ])
+                    )
+                ]))
+        }
+        if filters.count == 1 {
+            members.append(("where", filters[0]))
+        } else if filters.count > 1 {
+            members.append(
+                (
+                    "where",
+                    object([
+                        (
+                            "compositeFilter",
+                            object([("op", JSONNode(.string("AND"))), ("filters", JSONNode(.array(filters)))])
+                        )
+                    ])
+                ))
+        }
+        if !query.orderBy.isEmpty {
+            members.append(
+                (
+                    "orderBy",
+                    JSONNode(
+                        .array(
+                            query.orderBy.map {
+                                object([
+                                    ("field", fieldReference($0.field)),
+                                    ("direction", JSONNode(.string($0.direction.rawValue))),
+                                ])
+                            }))
+                ))
+        }
+        if let cursor = query.startAt {
+            members.append(
+                (
+                    "startAt",
+                    object([
+                        ("values", JSONNode(.array(try cursor.values.map { try FirestoreRESTJSON.node($0) }))),
+                        ("before", JSONNode(.bool(cursor.before))),
+                    ])
+                ))
+        }
+        if let limit = query.limit { members.append(("limit", JSONNode(.integer(Int64(limit))))) }
+        return object([("structuredQuery", object(members))])
+    }
+
+    // MARK: - HTTP
+
+    /// A path for a URL: each segment percent-encoded.
+    static func escaped(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#%")
+        return path.split(separator: "/", omittingEmptySubsequences: false).map {
+            String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)
+        }.joined(separator: "/")
+    }
+
+    private func document(_ node: JSONNode, _ bytes: [UInt8]) throws -> FirestoreDocument {
+        let doc = try FirestoreRESTJSON.decodeDocument(node: node, sourceBytes: bytes)
+        guard let name = doc.name, let split = FirestoreRESTJSON.splitDocumentName(name),
+            let createTime = doc.createTime, let updateTime = doc.updateTime
+        else { throw FirestoreError(.internal, "a document without name, createTime or updateTime") }
+        return FirestoreDocument(path: split.path, fields: doc.fields, createTime: createTime, updateTime: updateTime)
+    }
+
+    private func read<T>(_ what: String, _ bytes: [UInt8], _ body: () throws -> T) throws(FirestoreError) -> T {
+        do {
+            return try body()
+        } catch let e as FirestoreError {
+            throw e
+        } catch {
+            throw FirestoreError(
+                .internal,
+                "cannot read the \(what): \(error); answer: \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+        }
+    }
+
+    private final class Answer: @unchecked Sendable {
+        var data: Data?
+        var response: URLResponse?
+        var error: Error?
+    }
+
+    /// Sends one request and waits; returns the body and its JSON.
+    private func send(_ method: String, _ path: String, body: [UInt8]?) throws(FirestoreError) -> ([UInt8], JSONNode) {
+        guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + path) else {
+            throw FirestoreError(.invalidArgument, "cannot form a URL from \(baseURL) and \(path)")
+        }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = Data(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let answer = Answer()
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            answer.data = data
+            answer.response = response
+            answer.error = error
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        if let error = answer.error {
+            throw FirestoreError(.unavailable, "\(method) \(url.absoluteString): \(error.localizedDescription)")
+        }
+        let status = (answer.response as? HTTPURLResponse)?.statusCode ?? 0
+        let bytes = [UInt8](answer.data ?? Data())
+        let node = try? StrictJSONReader.parse(bytes)
+        guard (200..<300).contains(status) else {
+            var errorNode = node
+            if case .array(let elements)? = node?.kind, let first = elements.first { errorNode = first }
+            if case .object(let members)? = errorNode?.kind, let e = members.first(where: { $0.key == "error" }) {
+                throw Self.error(e.value, httpStatus: status)
+            }
+            throw FirestoreError(
+                Self.status(http: status), "HTTP \(status): \(String(decoding: bytes.prefix(300), as: UTF8.self))",
+                httpStatus: status)
+        }
+        guard let node else {
+            throw FirestoreError(
+                .internal, "the answer is not JSON: \(String(decoding: bytes.prefix(300), as: UTF8.self))",
+                httpStatus: status)
+        }
+        return (bytes, node)
+    }
+
+    /// A Firestore error object `{"code": 400, "message": …, "status": "INVALID_ARGUMENT"}`.
+    static func error(_ node: JSONNode, httpStatus: Int) -> FirestoreError {
+        var status = Self.status(http: httpStatus)
+        var message = ""
+        if case .object(let members) = node.kind {
+            for m in members {
+                if m.key == "status", case .string(let s) = m.value.kind, let st = FirestoreStatus(rawValue: s) {
+                    status = st
+                }
+                if m.key == "message", case .string(let s) = m.value.kind { message = s }
+            }
+        }
+        return FirestoreError(status, message, httpStatus: httpStatus)
+    }
+
+    /// The status an HTTP code stands for where the answer names none.
+    static func status(http: Int) -> FirestoreStatus {
+        switch http {
+        case 400: .invalidArgument
+        case 401: .unauthenticated
+        case 403: .permissionDenied
+        case 404: .notFound
+        case 409: .aborted
+        case 412: .failedPrecondition
+        case 429: .resourceExhausted
+        case 499: .cancelled
+        case 501: .unimplemented
+        case 503: .unavailable
+        case 504: .deadlineExceeded
+        default: http >= 500 ? .internal : .unknown
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

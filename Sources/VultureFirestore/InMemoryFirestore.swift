@@ -1,0 +1,179 @@
+import Foundation
+import VultureSyncSchema
+
+/// A Firestore database in memory, held to the emulator by the differential test: documents by
+/// path, atomic commits with Firestore's exact write semantics, the engine's queries, and a server
+/// clock the caller injects (no wall clock).
+///
+/// A commit runs as Firestore's does:
+/// 1. every write is checked (document path, mask and transform paths, reserved field names, more
+///    than ``maximumWritesPerCommit`` writes, combinations of writes to one document Firestore
+///    refuses), then the values the writes to each document leave once later writes replaced or
+///    deleted earlier ones (field names, value sizes, depth) — INVALID_ARGUMENT before any
+///    precondition;
+/// 2. the writes to each document, documents in the order of their first write, are applied one
+///    after the other; a precondition is checked against the document as the earlier writes of the
+///    commit left it (`updateTime` against the document as stored before the commit); the document
+///    limits are checked on what the commit leaves;
+/// 3. all documents change at once, at the commit time: a document whose fields end as they were
+///    keeps its update time (every write to it reports that time), one deleted and written again in
+///    the commit gets a new create time, a deleted one reports no update time.
+///
+/// Thread-safe: calls are serialized by a lock.
+public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
+    /// `projects/{p}/databases/{d}`: the names `__name__` compares and cursors carry.
+    public let database: String
+    /// The most writes one commit may hold: 500, as Firestore (the emulator does not check it).
+    public let maximumWritesPerCommit: Int
+    private let clock: @Sendable () -> FirestoreTimestamp
+    private let lock = NSLock()
+    private var documents: [String: FirestoreDocument] = [:]
+    /// The commit time at which each deleted document was deleted: its version while missing.
+    private var deletions: [String: FirestoreTimestamp] = [:]
+
+    /// An empty database.
+    /// - Parameters:
+    ///   - database: `projects/{p}/databases/{d}` (default: the emulator's `demo-vulture`).
+    ///   - maximumWritesPerCommit: Firestore's 500.
+    ///   - clock: the server clock; ``commit(_:)`` takes its commit time from it.
+    public init(
+        database: String = "projects/demo-vulture/databases/(default)", maximumWritesPerCommit: Int = 500,
+        clock: @escaping @Sendable () -> FirestoreTimestamp
+    ) {
+        self.database = database
+        self.maximumWritesPerCommit = maximumWritesPerCommit
+        self.clock = clock
+    }
+
+    /// Commits at the clock's time; server timestamps take that time truncated to milliseconds
+    /// (Firestore's request time has millisecond precision).
+    /// - Throws: `FirestoreError` as ``FirestoreDatabase/commit(_:)`` says.
+    public func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+        let now = clock()
+        return try commit(writes, commitTime: now, requestTime: Self.milliseconds(now))
+    }
+
+    /// Commits at an explicit time, for a caller that orders commits itself (the simulation makes
+    /// commits visible out of order; the differential test replays the emulator's times).
+    /// - Parameters:
+    ///   - writes: the writes, applied in order, all or none.
+    ///   - commitTime: the update time of every document the commit changes.
+    ///   - requestTime: the value of every server timestamp; default `commitTime` truncated to ms.
+    /// - Throws: `FirestoreError` as ``FirestoreDatabase/commit(_:)`` says; nothing changes then.
+    public func commit(
+        _ writes: [FirestoreWrite], commitTime: FirestoreTimestamp, requestTime: FirestoreTimestamp? = nil
+    ) throws(FirestoreError) -> FirestoreCommitResult {
+        lock.lock()
+        defer { lock.unlock() }
+        let outcome = try Self.evaluate(
+            writes, stored: { (documents[$0], deletions[$0]) }, commitTime: commitTime,
+            requestTime: requestTime ?? Self.milliseconds(commitTime), maximumWrites: maximumWritesPerCommit)
+        for (path, doc) in outcome.documents {
+            documents[path] = doc
+            deletions[path] = doc == nil ? commitTime : nil
+        }
+        return outcome.result
+    }
+
+    /// The document at `path`, or nil.
+    /// - Throws: INVALID_ARGUMENT for a path that is not a document path.
+    public func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? {
+        if let message = FirestoreLimits.documentPathViolation(path) {
+            throw FirestoreError(.invalidArgument, message)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        return documents[path]
+    }
+
+    /// The query's documents, in its order (``FirestoreQuery/evaluate(_:database:)``).
+    /// - Throws: INVALID_ARGUMENT for a parent that is not a document path or a cursor with more
+    ///   values than the query has sort keys.
+    public func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument] {
+        if !query.parent.isEmpty, let message = FirestoreLimits.documentPathViolation(query.parent) {
+            throw FirestoreError(.invalidArgument, message)
+        }
+        if let cursor = query.startAt, cursor.values.count > query.effectiveOrder.count {
+            throw FirestoreError(.invalidArgument, "the cursor has more values than the query has sort keys")
+        }
+        lock.lock()
+        let all = Array(documents.values)
+        lock.unlock()
+        return query.evaluate(all, database: database)
+    }
+
+    /// Every document, by path.
+    public var allDocuments: [FirestoreDocument] {
+        lock.lock()
+        defer { lock.unlock() }
+        return documents.values.sorted { $0.path < $1.path }
+    }
+
+    static func milliseconds(_ t: FirestoreTimestamp) -> FirestoreTimestamp {
+        (try? FirestoreTimestamp(seconds: t.seconds, microseconds: t.microseconds / 1000 * 1000)) ?? t
+    }
+
+    /// What a commit does, without touching any store: the documents it leaves (nil = none) and
+    /// its result (see the type's documentation for the order of checks).
+    static func evaluate(
+        _ writes: [FirestoreWrite], stored: (String) -> (FirestoreDocument?, deletedAt: FirestoreTimestamp?),
+        commitTime: FirestoreTimestamp,
+        requestTime: FirestoreTimestamp, maximumWrites: Int
+    ) throws(FirestoreError) -> (documents: [(String, FirestoreDocument?)], result: FirestoreCommitResult) {
+        if writes.count > maximumWrites {
+            throw FirestoreError(
+                .invalidArgument, "a commit holds at most \(maximumWrites) writes, this one \(writes.count)")
+        }
+        var order: [String] = []
+        var groups: [String: [Int]] = [:]
+        for (i, w) in writes.enumerated() {
+            try FirestoreWriteRules.validate(w)
+            let path = w.path ?? ""
+            if groups[path] == nil { order.append(path) }
+            groups[path, default: []].append(i)
+        }
+        for path in order {
+            let group = (groups[path] ?? []).map { writes[$0] }
+            try FirestoreWriteRules.checkCollapse(group)
+            try FirestoreWriteRules.validateCollapsed(group)
+        }
+
+        var results = [FirestoreWriteResult](repeating: FirestoreWriteResult(updateTime: nil), count: writes.count)
+        var changed: [(String, FirestoreDocument?)] = []
+        for path in order {
+            let (original, deletedAt) = stored(path)
+            var fields = original?.fields
+            var deleted = false
+            var transformResults: [Int: [FirestoreValue]] = [:]
+            for i in groups[path] ?? [] {
+                let w = writes[i]
+                try FirestoreWriteRules.checkPrecondition(
+                    w.precondition, exists: fields != nil, originalExists: original != nil,
+                    originalVersion: original?.updateTime ?? deletedAt, path: path)
+                if w.isDelete, fields != nil { deleted = true }
+                let outcome = w.applyUnchecked(to: fields, requestTime: requestTime)
+                fields = outcome.fields
+                transformResults[i] = outcome.transformResults
+            }
+            var document: FirestoreDocument?
+            if let fields {
+                try FirestoreDocumentLimits.check(path: path, fields: fields)
+                if let original, !deleted {
+                    let same = original.fields == fields
+                    document = FirestoreDocument(
+                        path: path, fields: fields, createTime: original.createTime,
+                        updateTime: same ? original.updateTime : commitTime)
+                } else {
+                    document = FirestoreDocument(
+                        path: path, fields: fields, createTime: commitTime, updateTime: commitTime)
+                }
+            }
+            for i in groups[path] ?? [] {
+                results[i] = FirestoreWriteResult(
+                    updateTime: document?.updateTime, transformResults: transformResults[i] ?? [])
+            }
+            if document != original { changed.append((path, document)) }
+        }
+        return (changed, FirestoreCommitResult(commitTime: commitTime, writeResults: results))
+    }
+}

@@ -1,0 +1,353 @@
+/// A condition the stored document must meet for a write to apply (Firestore's `Precondition`).
+public enum FirestorePrecondition: Sendable, Hashable {
+    /// `exists: true`: the document must exist (else NOT_FOUND); `exists: false`: it must not
+    /// (else ALREADY_EXISTS) — the reserve that must not double-count (schema §3 storage).
+    case exists(Bool)
+    /// The document's last update time must be exactly this (else FAILED_PRECONDITION).
+    case updateTime(FirestoreTimestamp)
+}
+
+/// A field transform: a sentinel of the write form at one field path (Firestore's `FieldTransform`).
+public struct FirestoreFieldTransform: Sendable, Hashable {
+    /// What the transform does.
+    public enum Kind: Sendable, Hashable {
+        /// `setToServerValue: REQUEST_TIME`: the commit's request time (`{"$serverTimestamp": true}`).
+        case serverTimestamp
+        /// `increment`: adds the operand to the stored number (`{"$increment": n}`).
+        case increment(IncrementOperand)
+    }
+
+    /// The field the transform sets.
+    public var path: FieldPath
+    /// What it sets the field to.
+    public var kind: Kind
+
+    /// A transform of `path`.
+    public init(path: FieldPath, kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    /// The sentinel value that stands for this transform in a write's fields.
+    public var sentinel: FirestoreValue {
+        switch kind {
+        case .serverTimestamp: .serverTimestamp
+        case .increment(let operand): .increment(operand)
+        }
+    }
+}
+
+/// One write to one document, modelled exactly as Firestore's `Write` (the message every SDK sends):
+/// an update — fields with the sentinels inline, an optional mask — or a delete, plus an optional
+/// precondition. Source: README, "Writes"; schema §3 (updatedAt by server timestamp, storageBytes
+/// by increment).
+///
+/// - **No mask**: the fields replace the whole document; `$serverTimestamp` and `$increment`
+///   become transforms at their paths; a `$delete` is an error (it needs a mask).
+/// - **A mask** lists every field path the write touches, transforms included: a mask path with a
+///   value sets it (a map is replaced whole, an empty map included; an array is replaced whole), a
+///   mask path holding a sentinel transforms it, and a mask path without a value deletes the field.
+///   Every value in `fields` must be at or beneath a mask path (Firestore ignores the others), and a
+///   `$delete` must be a mask path itself. A `$delete` is stored as "a mask path without a value":
+///   ``fields`` never holds `.delete`.
+///
+/// The mask is kept normalized: sorted (``FieldPath`` order), without duplicates or paths beneath
+/// another mask path (which Firestore treats alike). The SDK calls map onto this model through
+/// ``set(_:path:)``, ``set(_:merge:path:)``, ``set(_:mergeFields:path:)`` and ``update(_:path:)``.
+public struct FirestoreWrite: Sendable, Hashable {
+    /// What the write does to its document.
+    public enum Operation: Sendable, Hashable {
+        /// Sets fields: the whole document (mask nil) or the mask's paths.
+        case update(fields: [String: FirestoreValue], mask: [FieldPath]?)
+        /// Removes the document.
+        case delete
+    }
+
+    /// The document's path relative to the database root (`users/{uid}/flights/{id}`), when known.
+    public var path: String?
+    /// The update or delete.
+    public private(set) var operation: Operation
+    /// The condition the stored document must meet, if any.
+    public var precondition: FirestorePrecondition?
+
+    /// An update: `fields` with sentinels inline, and a mask (nil: replace the whole document).
+    ///
+    /// - Parameters:
+    ///   - path: the document path relative to the database root.
+    ///   - fields: the values to set; `$serverTimestamp` and `$increment` transform their path,
+    ///     `$delete` deletes it (only at a mask path).
+    ///   - mask: the field paths the write touches; nil replaces the whole document.
+    ///   - precondition: an optional precondition.
+    /// - Throws: `SchemaInputError` with a pointer into the canonical form (`/fields/summary/x`):
+    ///   `write.mask` for a value the mask does not cover, a `$delete` that is not itself a mask
+    ///   path, or a `$delete` without a mask.
+    public init(
+        path: String? = nil, fields: [String: FirestoreValue], mask: [FieldPath]? = nil,
+        precondition: FirestorePrecondition? = nil
+    ) throws {
+        self.path = path
+        self.precondition = precondition
+        guard let mask else {
+            try Self.rejectDeletes(in: .map(fields), pointer: "/fields", reason: "a $delete needs a mask")
+            operation = .update(fields: fields, mask: nil)
+            return
+        }
+        let normalized = Self.normalize(mask)
+        var kept = fields
+        for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
+            try Self.checkCoverage(
+                v, at: FieldPath(unchecked: [k]), pointer: JSONPointer.appending("/fields", k), mask: normalized)
+            if let pruned = Self.removingDeletes(v, at: FieldPath(unchecked: [k]), mask: normalized) {
+                kept[k] = pruned
+            } else {
+                kept[k] = nil
+            }
+        }
+        operation = .update(fields: kept, mask: normalized)
+    }
+
+    private init(path: String?, operation: Operation, precondition: FirestorePrecondition?) {
+        self.path = path
+        self.operation = operation
+        self.precondition = precondition
+    }
+
+    /// A delete of the document at `path`.
+    public static func delete(path: String? = nil, precondition: FirestorePrecondition? = nil) -> FirestoreWrite {
+        FirestoreWrite(path: path, operation: .delete, precondition: precondition)
+    }
+
+    /// True for a delete.
+    public var isDelete: Bool {
+        if case .delete = operation { return true }
+        return false
+    }
+
+    /// An update's fields, sentinels inline (never `.delete`); nil for a delete.
+    public var fields: [String: FirestoreValue]? {
+        if case .update(let f, _) = operation { return f }
+        return nil
+    }
+
+    /// An update's normalized mask; nil for a delete or a write that replaces the whole document.
+    public var mask: [FieldPath]? {
+        if case .update(_, let m) = operation { return m }
+        return nil
+    }
+
+    /// The transforms (every `$serverTimestamp` and `$increment` in the fields), in field path order.
+    public var transforms: [FirestoreFieldTransform] {
+        guard let fields else { return [] }
+        var out: [FirestoreFieldTransform] = []
+        Self.collectTransforms(.map(fields), at: [], into: &out)
+        return out.sorted { $0.path < $1.path }
+    }
+
+    /// The fields without their sentinels: what Firestore's `update` document carries. A map left
+    /// empty by removing its sentinels stays (an empty map), as the SDKs send it.
+    public var updateFields: [String: FirestoreValue] {
+        guard let fields else { return [:] }
+        return Self.strippingSentinels(fields)
+    }
+
+    /// The mask as Firestore's `updateMask` carries it: the mask without the transforms' own paths
+    /// (the SDKs list transforms apart); nil when the write has no mask.
+    public var updateMask: [FieldPath]? {
+        guard let mask, let fields else { return nil }
+        let value = FirestoreValue.map(fields)
+        return mask.filter { path in
+            switch value[path: path] {
+            case .serverTimestamp?, .increment?: false
+            default: true
+            }
+        }
+    }
+
+    // MARK: - The SDK calls
+
+    /// `set(data)`: replaces the whole document (no mask).
+    /// - Throws: `SchemaInputError` (`write.mask`) when `data` holds a `$delete`.
+    public static func set(_ data: [String: FirestoreValue], path: String? = nil) throws -> FirestoreWrite {
+        try FirestoreWrite(path: path, fields: data, mask: nil)
+    }
+
+    /// `set(data, merge: true)`: a mask of every *leaf* path of `data` — a non-empty map merges key
+    /// by key, while an empty map, an array, a scalar or a sentinel is a leaf (an empty map wipes the
+    /// stored map). `merge: false` is ``set(_:path:)``.
+    /// - Throws: `SchemaInputError`: `write.mask` for a `$delete` without `merge`,
+    ///   `write.field-path` for an empty field name (no field path can name it).
+    public static func set(_ data: [String: FirestoreValue], merge: Bool, path: String? = nil) throws
+        -> FirestoreWrite
+    {
+        guard merge else { return try set(data, path: path) }
+        var leaves: [FieldPath] = []
+        try collectLeaves(data, at: [], into: &leaves)
+        return try FirestoreWrite(path: path, fields: data, mask: leaves)
+    }
+
+    /// `set(data, mergeFields: paths)`: a mask of exactly `paths`; each is set to its value in
+    /// `data` whole (a nested map replaced, not merged). Values and sentinels of `data` outside
+    /// `paths` are left out, as the SDKs do.
+    /// - Throws: `SchemaInputError` (`write.mask`) when a path is not in `data`, or for a `$delete`
+    ///   beneath one of the paths.
+    public static func set(_ data: [String: FirestoreValue], mergeFields paths: [FieldPath], path: String? = nil)
+        throws -> FirestoreWrite
+    {
+        var fields: [String: FirestoreValue] = [:]
+        for p in paths {
+            guard let v = FirestoreValue.map(data)[path: p] else {
+                throw SchemaInputError(
+                    rule: .writeMask, pointer: pointer(of: p),
+                    message: "mergeFields names `\(p)`, which the data does not hold")
+            }
+            try insert(v, at: p, into: &fields, pointer: pointer(of: p))
+        }
+        return try FirestoreWrite(path: path, fields: fields, mask: paths)
+    }
+
+    /// `update(values)`: each path is set to its value whole (a map replaced), a `$delete` removes
+    /// the field; precondition `exists: true` (an update of a missing document is NOT_FOUND).
+    /// - Throws: `SchemaInputError` (`write.mask`) when one path is beneath another.
+    public static func update(_ values: [FieldPath: FirestoreValue], path: String? = nil) throws -> FirestoreWrite {
+        let paths = values.keys.sorted()
+        for (a, b) in zip(paths, paths.dropFirst()) where a.isPrefix(of: b) {
+            throw SchemaInputError(
+                rule: .writeMask, pointer: pointer(of: b), message: "update names both `\(a)` and `\(b)`, which overlap"
+            )
+        }
+        var fields: [String: FirestoreValue] = [:]
+        for p in paths {
+            if let v = values[p] { try insert(v, at: p, into: &fields, pointer: pointer(of: p)) }
+        }
+        return try FirestoreWrite(path: path, fields: fields, mask: paths, precondition: .exists(true))
+    }
+
+    // MARK: - Internals
+
+    /// The canonical-form pointer of a field path (`/fields/summary/x`).
+    static func pointer(of path: FieldPath) -> String {
+        path.segments.reduce("/fields") { JSONPointer.appending($0, $1) }
+    }
+
+    /// Sorted, without duplicates or paths beneath another path.
+    static func normalize(_ mask: [FieldPath]) -> [FieldPath] {
+        var out: [FieldPath] = []
+        for p in mask.sorted() {
+            if let last = out.last, last.isPrefix(of: p) { continue }
+            out.append(p)
+        }
+        return out
+    }
+
+    /// Sets `value` at `path` in `fields`, creating maps on the way.
+    /// - Throws: `write.mask` when a non-map value is in the way.
+    static func insert(
+        _ value: FirestoreValue, at path: FieldPath, into fields: inout [String: FirestoreValue], pointer: String
+    ) throws {
+        let head = path.segments[0]
+        if path.segments.count == 1 {
+            fields[head] = value
+            return
+        }
+        var inner: [String: FirestoreValue]
+        switch fields[head] {
+        case nil: inner = [:]
+        case .map(let m)?: inner = m
+        case let other?:
+            throw SchemaInputError(
+                rule: .writeMask, pointer: pointer,
+                message: "`\(head)` holds \(other.typeName), so `\(path)` cannot be set beneath it")
+        }
+        try insert(value, at: FieldPath(unchecked: Array(path.segments.dropFirst())), into: &inner, pointer: pointer)
+        fields[head] = .map(inner)
+    }
+
+    static func rejectDeletes(in value: FirestoreValue, pointer: String, reason: String) throws {
+        switch value {
+        case .delete:
+            throw SchemaInputError(rule: .writeMask, pointer: pointer, message: reason)
+        case .map(let m):
+            for (k, v) in m.sorted(by: { $0.key < $1.key }) {
+                try rejectDeletes(in: v, pointer: JSONPointer.appending(pointer, k), reason: reason)
+            }
+        default: break
+        }
+    }
+
+    static func checkCoverage(_ value: FirestoreValue, at path: FieldPath, pointer: String, mask: [FieldPath]) throws {
+        if let covering = mask.first(where: { $0.isPrefix(of: path) }) {
+            if case .delete = value, covering == path { return }
+            try rejectDeletes(
+                in: value, pointer: pointer,
+                reason: "a $delete must itself be a mask path (it is beneath mask path `\(covering)`)")
+            return
+        }
+        if case .map(let m) = value, !m.isEmpty {
+            for (k, v) in m.sorted(by: { $0.key < $1.key }) {
+                try checkCoverage(v, at: path.appending(k), pointer: JSONPointer.appending(pointer, k), mask: mask)
+            }
+            return
+        }
+        throw SchemaInputError(
+            rule: .writeMask, pointer: pointer,
+            message: "`\(path)` holds \(value.typeName) but no mask path covers it (Firestore ignores it); "
+                + "add `\(path)` to the mask or leave the value out")
+    }
+
+    /// The value without its `$delete` leaves (which are mask paths); maps emptied by the removal
+    /// that no mask path covers are removed too. Nil when nothing is left.
+    static func removingDeletes(_ value: FirestoreValue, at path: FieldPath, mask: [FieldPath]) -> FirestoreValue? {
+        if case .delete = value { return nil }
+        guard case .map(let m) = value, !m.isEmpty, !mask.contains(where: { $0.isPrefix(of: path) }) else {
+            return value
+        }
+        var out: [String: FirestoreValue] = [:]
+        for (k, v) in m {
+            if let kept = removingDeletes(v, at: path.appending(k), mask: mask) { out[k] = kept }
+        }
+        return out.isEmpty ? nil : .map(out)
+    }
+
+    static func collectLeaves(_ fields: [String: FirestoreValue], at prefix: [String], into out: inout [FieldPath])
+        throws
+    {
+        for (k, v) in fields {
+            if k.isEmpty {
+                throw SchemaInputError(
+                    rule: .fieldPath, pointer: pointer(of: FieldPath(unchecked: prefix + [k])),
+                    message: "an empty field name cannot be a field path (Firestore refuses empty field names)")
+            }
+            if case .map(let m) = v, !m.isEmpty {
+                try collectLeaves(m, at: prefix + [k], into: &out)
+            } else {
+                out.append(FieldPath(unchecked: prefix + [k]))
+            }
+        }
+    }
+
+    static func collectTransforms(
+        _ value: FirestoreValue, at prefix: [String], into out: inout [FirestoreFieldTransform]
+    ) {
+        switch value {
+        case .serverTimestamp:
+            out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix), kind: .serverTimestamp))
+        case .increment(let operand):
+            out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix), kind: .increment(operand)))
+        case .map(let m):
+            for (k, v) in m { collectTransforms(v, at: prefix + [k], into: &out) }
+        default: break
+        }
+    }
+
+    static func strippingSentinels(_ fields: [String: FirestoreValue]) -> [String: FirestoreValue] {
+        var out: [String: FirestoreValue] = [:]
+        for (k, v) in fields {
+            switch v {
+            case .serverTimestamp, .increment, .delete: continue
+            case .map(let m): out[k] = .map(strippingSentinels(m))
+            default: out[k] = v
+            }
+        }
+        return out
+    }
+}
