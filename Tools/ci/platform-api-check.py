@@ -14,8 +14,9 @@ macOS (CCrypto: `.when(platforms: [.linux])`) is not followed. In those targets:
 
 Linux-only API: the modules Glibc, Musl, CCrypto (libcrypto: `EVP_…`), FoundationNetworking and
 FoundationXML; processes and signals (`Process`, `kill`, `getpgid`, `setpgid`, `fork`, `exec…`,
-`posix_spawn…`, `waitpid`, `signal`, `sigaction`, `raise`, `SIG…` constants, which iOS apps may
-not use or do not have); `/proc/` paths.
+`posix_spawn…`, `waitpid`, `signal`, `sigaction`, `raise` called as C functions — not methods of
+the same name such as `DispatchSemaphore.signal()` —, `SIG…` constants, which iOS apps may not use
+or do not have); `/proc/` paths.
 
 Usage: platform-api-check.py ROOT        check the package at ROOT; exit 1 on a finding
        platform-api-check.py --self-test check this checker against planted uses; exit 1 if it misses one
@@ -45,7 +46,11 @@ RULES = [
     ("module", re.compile(r"\b(Glibc|Musl|CCrypto)\s*\."), "uses {0}, which Apple platforms do not have"),
     ("libcrypto", re.compile(r"\b(EVP_\w+)"), "calls libcrypto ({0}); Apple platforms hash with CryptoKit"),
     ("process", re.compile(r"\b(Process)\b(?!Info)"), "uses {0}, which iOS does not have"),
-    ("process", re.compile(r"\b(kill|getpgid|setpgid|fork|execv\w*|execl\w*|posix_spawn\w*|waitpid|signal|sigaction|raise)\s*\("),
+    # The C functions, bare or through a C module (`Glibc.kill(`); a method of the same name
+    # (`semaphore.signal()`, `error.raise(`) is not one.
+    ("process", re.compile(
+        r"(?:(?<!\.)|(?<=\bGlibc\.)|(?<=\bMusl\.)|(?<=\bDarwin\.))"
+        r"\b(kill|getpgid|setpgid|fork|execv\w*|execl\w*|posix_spawn\w*|waitpid|signal|sigaction|raise)\s*\("),
      "calls {0}(), process and signal control an iOS app may not use"),
     ("process", re.compile(r"\b(SIG(?:INT|TERM|HUP|KILL|PIPE|CHLD|QUIT|USR1|USR2|ALRM))\b"), "uses {0}"),
 ]
@@ -217,6 +222,8 @@ def self_test():
         "#if os(Linux)\n#else\nimport Glibc\n#endif\n": "platform.module",
         "#if canImport(CryptoKit)\n#if DEBUG\n#else\nlet p = Process()\n#endif\n#endif\n": "platform.process",
         "#if !os(Linux)\nimport Glibc\n#endif\n": "platform.module",
+        "_ = Darwin.kill(pid, 0)\n": "platform.process",
+        "_ = Darwin.posix_spawn(&pid, path, nil, nil, argv, envp)\n": "platform.process",
     }
     expect_clean = [
         "#if canImport(Glibc)\nimport Glibc\n#endif\n",
@@ -230,6 +237,7 @@ def self_test():
         "/* Process()\n   /* nested */ kill(1) */\nlet x = 1\n",
         'let raw = #"Process() "quoted" kill(1)"#\n',
         'let multi = """\n    Process()\n    """\n',
+        "let done = DispatchSemaphore(value: 0)\ndone.signal()\ndone.wait()\n",
     ]
     for source, rule in expect_found.items():
         found = scan_source(source)
