@@ -125,7 +125,9 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureConformanceTests",
-            dependencies: ["VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens"],
+            dependencies: [
+                "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
+            ],
             resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),
         // Generator core: reads and validates the Spec/ tables into SchemaSpec and emits the generated files.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureFirestore
 import VultureSyncSchema
 
 /// The README's Swift snippets, compiled and run: each block of README.md appears below line for
@@ -51,6 +52,37 @@ struct MyEncoderImplementation: ConformanceImplementation {
         #expect(try FirestoreRESTJSON.decodeDocument(rest).fields == stored.mapValue)
     }
 
+    /// The server clock README snippet 4 injects: a fixed time (no wall clock).
+    struct ServerClock: Sendable {
+        let time: FirestoreTimestamp
+        func now() -> FirestoreTimestamp { time }
+    }
+
+    // README snippet 4: VultureFirestore, the in-memory database.
+    @Test func inMemoryFirestore() throws {
+        let serverClock = ServerClock(time: try FirestoreTimestamp(seconds: 1_792_000_000, microseconds: 123_456))
+        let summary: FirestoreValue = .map(["thermalAltitudeGained": .double(1200.0)])
+        let uid = "u1"
+        let path = "users/\(uid)/flights/f1"
+        let since = try FirestoreTimestamp(seconds: 1_791_999_880)
+        let cursor: FirestoreQuery.Cursor? = nil
+        let db = InMemoryFirestore(clock: { serverClock.now() })  // or FirestoreRESTClient(baseURL:projectId:)
+        let result = try db.commit([
+            try .set(["summary": summary, "updatedAt": .serverTimestamp], merge: true, path: path)
+        ])
+        let page = try db.runQuery(
+            FirestoreQuery(
+                parent: "users/\(uid)", collectionId: "flights",
+                filters: [.init(try FieldPath(["updatedAt"]), .greaterThanOrEqual, .timestamp(since))],
+                orderBy: [.init(try FieldPath(["updatedAt"])), .init(.documentName)], startAt: cursor, limit: 500))
+        #expect(result.commitTime == serverClock.time)
+        #expect(result.writeResults.map(\.updateTime) == [serverClock.time])
+        // The server timestamp is the request time in milliseconds.
+        let written = try FirestoreTimestamp(seconds: 1_792_000_000, microseconds: 123_000)
+        #expect(page.map(\.path) == [path])
+        #expect(page.first?.fields == ["summary": summary, "updatedAt": .timestamp(written)])
+    }
+
     /// The ```swift blocks of README.md, without their `import` lines, trimmed.
     static func readmeBlocks() throws -> [[String]] {
         let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -77,7 +109,7 @@ struct MyEncoderImplementation: ConformanceImplementation {
 
     @Test func readmeSnippetsAreTheseTests() throws {
         let blocks = try Self.readmeBlocks()
-        #expect(blocks.count == 3)
+        #expect(blocks.count == 4)
         let source = Self.squeezed(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         for (index, block) in blocks.enumerated() {
             #expect(
