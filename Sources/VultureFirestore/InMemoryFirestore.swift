@@ -23,7 +23,8 @@ import VultureSyncSchema
 public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// `projects/{p}/databases/{d}`: the names `__name__` compares and cursors carry.
     public let database: String
-    /// The most writes one commit may hold: 500, as Firestore (the emulator does not check it).
+    /// The most writes one commit may hold: Firestore's 500, `SchemaLimits.batchMaxWrites` (the
+    /// emulator does not check it).
     public let maximumWritesPerCommit: Int
     private let clock: @Sendable () -> FirestoreTimestamp
     private let lock = NSLock()
@@ -34,10 +35,11 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// An empty database.
     /// - Parameters:
     ///   - database: `projects/{p}/databases/{d}` (default: the emulator's `demo-vulture`).
-    ///   - maximumWritesPerCommit: Firestore's 500.
+    ///   - maximumWritesPerCommit: Firestore's 500 (`SchemaLimits.batchMaxWrites`).
     ///   - clock: the server clock; ``commit(_:)`` takes its commit time from it.
     public init(
-        database: String = "projects/demo-vulture/databases/(default)", maximumWritesPerCommit: Int = 500,
+        database: String = "projects/demo-vulture/databases/(default)",
+        maximumWritesPerCommit: Int = Int(SchemaLimits.batchMaxWrites),
         clock: @escaping @Sendable () -> FirestoreTimestamp
     ) {
         self.database = database
