@@ -149,7 +149,9 @@ struct WriteSequenceGenerator {
             return .integer(rng.pick([0, 1, -1, 7, .max, .min, .max - 1, .min + 1, Int64(bitPattern: rng.next())]))
         case 4, 5:
             return .double(
-                rng.pick([0.0, -0.0, 0.5, 1.5, 3.0, -2.75, 1e308, -1e308, .nan, .infinity, -.infinity, 5e-324]))
+                rng.pick([
+                    0.0, -0.0, 0.5, 1.5, 3.0, -2.75, 1e308, -1e308, .nan, .infinity, -.infinity, .leastNonzeroMagnitude,
+                ]))
         case 6, 7: return .string(rng.pick(["", "x", "é", "日本語", "a b", String(rng.next() % 1000)]))
         case 8:
             let seconds = Int64(rng.below(4_000_000_000)) - 1_000_000_000
