@@ -32,7 +32,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         // What the generator and the runtime share: Firestore values, canonical typed JSON and REST JSON,
-        // and the descriptor types the generated schema tables are made of.
+        // writes (FieldPath, FirestoreWrite), and the descriptor types the generated schema tables are made of.
         .target(name: "VultureSchemaCore"),
         // The wire format: generated codecs and tables, ids, blobs, settings, writes (re-exports VultureSchemaCore).
         .target(
