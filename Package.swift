@@ -4,11 +4,14 @@ import PackageDescription
 
 let package = Package(
     name: "VultureSync",
+    // The lowest versions the libraries allow: CryptoKit and Swift Testing need macOS 10.15 and iOS 13;
+    // the runner's FileHandle.write(contentsOf:) needs macOS 10.15.4 (README "Requirements and CI").
+    platforms: [.macOS("10.15.4"), .iOS(.v13)],
     products: [
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
+        .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .library(name: "VultureFirestore", targets: ["VultureFirestore"]),
-        .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
@@ -17,7 +20,8 @@ let package = Package(
         .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
     ],
     targets: [
-        // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto).
+        // System libraries (apt: zlib1g-dev, libssl-dev; pkg-config: zlib, libcrypto). zlib is in every
+        // Apple SDK too; libcrypto is used on Linux only (CryptoKit computes SHA-256 on Apple platforms).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -29,19 +33,25 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         // What the generator and the runtime share: Firestore values, canonical typed JSON and REST JSON,
-        // and the descriptor types the generated schema tables are made of.
+        // writes (FieldPath, FirestoreWrite), and the descriptor types the generated schema tables are made of.
         .target(name: "VultureSchemaCore"),
         // The wire format: generated codecs and tables, ids, blobs, settings, writes (re-exports VultureSchemaCore).
         .target(
             name: "VultureSyncSchema",
-            dependencies: ["VultureSchemaCore", "CZlib", "CCrypto"]
+            dependencies: [
+                "VultureSchemaCore", "CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ]
         ),
-        // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
-        .target(name: "VultureCommandLine"),
         // Firestore as the engine sees it: writes applied exactly, an in-memory database, the REST client, queries.
         .target(
             name: "VultureFirestore",
             dependencies: ["VultureSyncSchema"]
+        ),
+        // Test support that spawns a local server (the Firestore emulator: posix_spawn, process groups,
+        // signals); no library product includes it, so an app never imports it.
+        .target(
+            name: "VultureEmulators",
+            dependencies: ["VultureFirestore"]
         ),
         // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
         .target(
@@ -58,20 +68,32 @@ let package = Package(
             name: "vulture-simulate",
             dependencies: ["VultureSimulation", "VultureCommandLine"]
         ),
-        // Test support that starts local servers (the Firestore emulator); kept out of the libraries an app imports.
+        // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
+        .target(name: "VultureCommandLine"),
+        // The goldens as resources (Bundle.module): Goldens/ is this target's folder, so the files
+        // `vulture-goldens write` writes are the files the suite loads wherever its bundle runs.
         .target(
-            name: "VultureEmulators",
-            dependencies: ["VultureFirestore"]
+            name: "VultureGoldenResources",
+            path: "Goldens",
+            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol"],
+            sources: ["GoldenResources.swift"],
+            resources: [.copy("VERSION"), .copy("schema"), .copy("vectors")]
         ),
-        // Conformance cases, typed comparison, failure lists, the testee protocol and reports.
+        // Conformance cases, typed comparison, failure lists, the testee protocol and reports (no
+        // process spawning: this is the library an iOS test target imports).
         .target(
             name: "VultureConformance",
-            dependencies: ["VultureSyncSchema", "VultureSyncEngine"]
+            dependencies: ["VultureSyncSchema", "VultureSyncEngine", "VultureGoldenResources"]
+        ),
+        // A testee run as a child process (`run --testee`): Process, signals, process groups.
+        .target(
+            name: "VultureTesteeProcess",
+            dependencies: ["VultureConformance", "VultureSyncSchema"]
         ),
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema"]
         ),
         // The reference implementation served over the testee protocol.
         .executableTarget(
@@ -101,7 +123,12 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "VultureFirestoreTests",
+            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
         ),
         .testTarget(
             name: "VultureSyncEngineTests",
@@ -112,12 +139,11 @@ let package = Package(
             dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore"]
         ),
         .testTarget(
-            name: "VultureFirestoreTests",
-            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
-        ),
-        .testTarget(
             name: "VultureConformanceTests",
-            dependencies: ["VultureConformance", "VultureSyncSchema", "VultureGoldens"]
+            dependencies: [
+                "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
+            ],
+            resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),
         // Generator core: reads and validates the Spec/ tables into SchemaSpec and emits the generated files.
         .target(

@@ -25,13 +25,22 @@ public struct CaseResult: Sendable, Hashable {
     public var outcome: CaseOutcome
     /// Wall time, seconds.
     public var seconds: Double
+    /// The case judged (its op, input, expectation, note and pins), for reports; nil when unknown.
+    public var testCase: ConformanceCase?
+    /// What the implementation answered; nil when unknown.
+    public var answer: ImplementationAnswer?
 
     /// A result; `seconds` is the wall time the case took, in seconds.
-    public init(id: String, section: String, outcome: CaseOutcome, seconds: Double = 0) {
+    public init(
+        id: String, section: String, outcome: CaseOutcome, seconds: Double = 0, testCase: ConformanceCase? = nil,
+        answer: ImplementationAnswer? = nil
+    ) {
         self.id = id
         self.section = section
         self.outcome = outcome
         self.seconds = seconds
+        self.testCase = testCase
+        self.answer = answer
     }
 }
 

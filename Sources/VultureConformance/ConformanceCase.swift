@@ -24,18 +24,57 @@ public struct ConformanceCase: Sendable, Hashable {
     public var input: FirestoreValue
     /// What a conforming implementation answers: an output or a typed rejection.
     public var expected: Expectation
+    /// Why the case exists, in a sentence (the golden's `note`); printed with every failure.
+    public var note: String?
+    /// The pins of `Spec/pins.tsv` the expected answer rests on (the golden's `pins`); a case resting on a
+    /// `choice` or `open` pin is `recommended.*`.
+    public var pins: [String]
 
     /// A case as a golden file states it (Goldens/protocol/README.md).
-    public init(id: String, section: String, op: String, input: FirestoreValue, expected: Expectation) {
+    public init(
+        id: String, section: String, op: String, input: FirestoreValue, expected: Expectation, note: String? = nil,
+        pins: [String] = []
+    ) {
         self.id = id
         self.section = section
         self.op = op
         self.input = input
         self.expected = expected
+        self.note = note
+        self.pins = pins
     }
 
     /// True unless the id starts with `recommended.`.
     public var isRequired: Bool { !id.hasPrefix("recommended.") }
+
+    /// What `--only` selects this case by (`ids.homebase`, `blobs.verify`, `schema.flights`, `settings`): the
+    /// operation's area of `Spec/operations.tsv` with `{collection}` replaced by the input's collection; for an
+    /// operation the table does not list, the op's first component (`merge` for `merge.fields`).
+    public var area: String {
+        guard let operation = TesteeOperation(rawValue: op) else {
+            return String(op.split(separator: ".").first ?? Substring(op))
+        }
+        var area = operation.areaTemplate
+        if area.contains("{collection}") {
+            let collection =
+                input.mapValue?["collection"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "unknown"
+            area = area.replacingOccurrences(of: "{collection}", with: collection)
+        }
+        return area
+    }
+
+    /// Whether `--only AREA` selects the case: its area is AREA or lies under it (`ids` selects `ids.homebase`).
+    public func isIn(area selected: String) -> Bool {
+        let own = area
+        return own == selected || own.hasPrefix(selected + ".")
+    }
+
+    /// The writing platform of an encode-like case (`input.fixture.context.platform`: `android`, `ios`); nil
+    /// for a case without a writer.
+    public var writerPlatform: String? {
+        if case .string(let p)? = input.mapValue?["fixture"]?.mapValue?["context"]?.mapValue?["platform"] { return p }
+        return nil
+    }
 }
 
 /// An implementation's answer to one case.
@@ -66,7 +105,7 @@ extension ConformanceCase {
         case (_, .broken(let message)):
             return .failed(message: message, differences: [])
         case (.output(let want), .output(let got)):
-            let d = TypedComparison.differences(expected: want, actual: got)
+            let d = TypedComparison.differences(expected: want, actual: got) { SchemaMembers.origin(of: $0, in: self) }
             return d.isEmpty
                 ? .passed : .failed(message: "output differs from the golden in \(d.count) place(s)", differences: d)
         case (.output, .error(let code, let message)):

@@ -45,22 +45,29 @@ public enum ConformanceRunner {
     /// Runs `cases` (all, or only the ids in `only`) against `implementation` and reconciles the
     /// results with `failureList` (an empty list when nil).
     ///
-    /// - Parameter progress: called after each case, for live output.
-    ///
     /// A required case the implementation skips does not pass: it fails unless the failure list
     /// names it, so exit status 0 means every required case passed or is listed (README "The conformance runner").
     /// `skippedRequiredFails: false` (for `check DIR`, where an absent output file is a partial
     /// check) leaves skipped cases skipped.
+    ///
+    /// - Parameters:
+    ///   - cases: the cases, in the order to run them (``GoldenSuite/cases``).
+    ///   - implementation: what answers them.
+    ///   - failureList: the case ids expected to fail; nil for none.
+    ///   - only: the ids to run; nil for all.
+    ///   - skippedRequiredFails: whether a skipped required case fails (it does, but for `check DIR`).
+    ///   - progress: called after each case, for live output.
     public static func run<I: ConformanceImplementation>(
         _ cases: [ConformanceCase], on implementation: inout I, failureList: FailureList? = nil,
         only: Set<String>? = nil, skippedRequiredFails: Bool = true, progress: (CaseResult) -> Void = { _ in }
     ) -> ConformanceRun {
-        let clock = ContinuousClock()
         var results: [CaseResult] = []
         for c in cases where only?.contains(c.id) ?? true {
             var answer: ImplementationAnswer = .broken("not run")
-            let elapsed = clock.measure { answer = implementation.answer(c) }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            // A monotonic clock on every supported OS version (ContinuousClock needs macOS 13 and iOS 16).
+            let start = DispatchTime.now().uptimeNanoseconds
+            answer = implementation.answer(c)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) * 1e-9
             var outcome = c.judge(answer)
             if skippedRequiredFails, c.isRequired, case .skipped(let reason) = outcome {
                 outcome = .failed(
@@ -68,7 +75,8 @@ public enum ConformanceRunner {
                         "skipped by the implementation (\(reason)); a required case fails unless the failure list names it",
                     differences: [])
             }
-            let result = CaseResult(id: c.id, section: c.section, outcome: outcome, seconds: seconds)
+            let result = CaseResult(
+                id: c.id, section: c.section, outcome: outcome, seconds: seconds, testCase: c, answer: answer)
             results.append(result)
             progress(result)
         }
@@ -86,16 +94,25 @@ public enum ConformanceRunner {
             recommendedFailures: failed.filter { $0.hasPrefix("recommended.") })
     }
 
-    /// Human-readable lines for a finished run: each unexpected failure with its differences,
-    /// failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
-    public static func report(_ run: ConformanceRun, failureList: FailureList?) -> [String] {
+    /// The lines of one failed case: `FAIL id (section): message`, each difference, then what explains
+    /// it (``FailureExplanation``: the hashed text of an id, the expected rejection's meaning, the note,
+    /// the pins and the input). Empty for a case that did not fail.
+    public static func failureLines(_ r: CaseResult) -> [String] {
+        guard case .failed(let message, let differences) = r.outcome else { return [] }
+        var lines = ["FAIL \(r.id) (\(r.section)): \(message)"]
+        for d in differences { lines.append("  \(d)") }
+        return lines + FailureExplanation.lines(for: r)
+    }
+
+    /// Human-readable lines for a finished run: each unexpected failure with its differences and
+    /// explanation (once: `includeFailures: false` leaves them out when they were printed as the cases
+    /// ran), failure-list problems, and the closing `N passed, N failed[, N skipped]` line last.
+    public static func report(_ run: ConformanceRun, failureList: FailureList?, includeFailures: Bool = true)
+        -> [String]
+    {
         var lines: [String] = []
-        for r in run.results {
-            guard case .failed(let message, let differences) = r.outcome, !run.expectedFailures.contains(r.id) else {
-                continue
-            }
-            lines.append("FAIL \(r.id) (\(r.section)): \(message)")
-            for d in differences { lines.append("  \(d)") }
+        for r in run.results where includeFailures && !run.expectedFailures.contains(r.id) {
+            lines += failureLines(r)
         }
         let file = failureList?.file ?? "the failure list"
         for id in run.reconciliation.unexpectedPasses {

@@ -1,7 +1,7 @@
 import Foundation
 import VultureSyncSchema
 
-/// The suite's neutral fixture form, read into the schema module's ``DocumentEncoder`` inputs: the
+/// The suite's neutral fixture form, read into the schema module's `DocumentEncoder` inputs: the
 /// conformance module only parses fixtures and judges; the format rules live in VultureSyncSchema.
 ///
 /// Fixture shape: `{"context": {uid, deviceId, platform, clientUpdatedAt, serverTime, deletedAt?},
@@ -9,7 +9,8 @@ import VultureSyncSchema
 /// case (`"waypoints"`, `"symmetric"`). Inputs per collection:
 /// - flights: `"igc": {sha256, sizeBytes, gzBytes, uploaded}` (the id is the sha256);
 /// - tasks: the id from `record.externalUrl`, else `"taskId"`;
-/// - mapFiles: `"content": {sizeBytes, gzBytes, uploaded}` when the content hash is known;
+/// - mapFiles: `"content": {sizeBytes, gzBytes, uploaded}` when the content hash is known; `"fileId"`, the
+///   id the writer already holds, in place of the pinned id rule;
 /// - recentCompetitions: `"competitionId"`;
 /// - settings: `"values": {keyId: {"v": value, "t": ms}}`;
 /// - users (profile): `"storageBytesBefore"` and `"storageBytesDelta"`.
@@ -28,7 +29,7 @@ public struct DocumentFixture: Sendable {
 
     /// A fixture problem: `fixture.invalid` with the pointer into the case input.
     static func fixtureError(_ pointer: String, _ message: String) -> OperationError {
-        OperationError(code: "fixture.invalid", message: "\(pointer): \(message)")
+        OperationError(.fixtureInvalid, message: "\(pointer): \(message)")
     }
 
     /// Reads a fixture of the collection `name`.
@@ -36,7 +37,7 @@ public struct DocumentFixture: Sendable {
     ///   the member, or an id rule's code.
     public init(collection name: String, fixture: [String: FirestoreValue]) throws(OperationError) {
         guard let collection = SyncCollection(rawValue: name) else {
-            throw OperationError(code: "input.shape", message: "unknown collection \(name)")
+            throw OperationError(.inputShape, message: "unknown collection \(name)")
         }
         self.collection = collection
         guard case .map(let m)? = fixture["context"] else {
@@ -103,6 +104,7 @@ public struct DocumentFixture: Sendable {
             inputs.ids.competitionId = try string("competitionId")
         case .mapFiles:
             if fixture["content"] != nil, !tombstone { inputs.content = try blob("content") }
+            if fixture["fileId"] != nil { inputs.ids.mapFileId = try string("fileId") }
         case .settings:
             guard !tombstone else { break }
             guard case .map(let values)? = fixture["values"] else { throw fixtureError("/fixture/values", "a map") }
@@ -179,7 +181,7 @@ enum DocumentOperations {
         let encoder = DocumentEncoder(schema: schema)
         @Sendable func form(_ i: OperationInput) throws(OperationError) -> DocumentForm {
             guard let f = DocumentForm(rawValue: try i.string("form")) else {
-                throw OperationError(code: "input.shape", message: "form is write or stored")
+                throw OperationError(.inputShape, message: "form is write or stored")
             }
             return f
         }
@@ -200,14 +202,14 @@ enum DocumentOperations {
                 let i = try OperationInput(input)
                 let name = try i.string("collection")
                 guard let collection = SyncCollection(rawValue: name) else {
-                    throw OperationError(code: "input.shape", message: "unknown collection \(name)")
+                    throw OperationError(.inputShape, message: "unknown collection \(name)")
                 }
                 do {
                     return .map(try collection.decodeStored(try i.map("document")))
                 } catch let e as SchemaInputError {
                     throw OperationError(code: e.rule.rawValue, message: e.description)
                 } catch {
-                    throw OperationError(code: "input.shape", message: "\(error)")
+                    throw OperationError(.inputShape, message: "\(error)")
                 }
             },
         ]

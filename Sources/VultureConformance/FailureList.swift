@@ -52,10 +52,32 @@ public struct FailureList: Sendable, Hashable {
         } catch {
             throw FailureListError(file: path, line: nil, message: "\(error)")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(validUTF8: bytes) else {
             throw FailureListError(file: path, line: nil, message: "the failure list is not UTF-8")
         }
         return try FailureList(text: text, file: path)
+    }
+
+    /// Reads a failure list from a file URL — for instance one beside your test file,
+    /// `URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("failure-list.txt")`.
+    /// - Throws: `FailureListError` when the file cannot be read or is malformed.
+    public static func load(contentsOf url: URL) throws -> FailureList {
+        try load(path: url.path)
+    }
+
+    /// Reads the failure list `name` (with its extension) from a bundle's resources: your test
+    /// target's `Bundle.module` once its target lists `resources: [.copy("failure-list.txt")]`, so
+    /// the list travels with the test bundle to a device or simulator.
+    /// - Throws: `FailureListError` when the bundle has no such resource, or the file cannot be read
+    ///   or is malformed.
+    public static func load(resource name: String, in bundle: Bundle) throws -> FailureList {
+        guard let url = bundle.url(forResource: name, withExtension: nil) else {
+            let bundleName = bundle.bundleURL.lastPathComponent
+            throw FailureListError(
+                file: name, line: nil,
+                message: "no resource \(name) in \(bundleName); list it in the test target's resources")
+        }
+        return try load(contentsOf: url)
     }
 
     /// How a run's results disagree with the list.
@@ -102,6 +124,41 @@ public struct FailureList: Sendable, Hashable {
         r.unexpectedPasses.sort()
         r.unknownEntries.sort { $0.id < $1.id }
         return r
+    }
+}
+
+extension FailureList {
+    /// The exact failure list for a run (`--write-failure-list`): every case that failed, required or
+    /// recommended (a required case the implementation skipped included), in run order, grouped under a
+    /// comment per area, each with its reason cut short after `#`. A run of the same cases with this list
+    /// exits 0 as long as the same cases fail and at least one passes.
+    /// - Parameters:
+    ///   - run: the finished run whose failed cases the list names.
+    ///   - header: comment lines (without `#`) to start the file with.
+    /// - Returns: the list's text, one case id per line with its reason as a comment, ending with a newline.
+    public static func text(for run: ConformanceRun, header: [String]) -> String {
+        var lines = header.map { "# " + $0 }
+        var areas: [String] = []
+        var byArea: [String: [String]] = [:]
+        for r in run.results {
+            guard case .failed(let message, _) = r.outcome else { continue }
+            let area = r.testCase?.area ?? "other"
+            if byArea[area] == nil { areas.append(area) }
+            var reason: String
+            switch r.answer {
+            case .skipped(let why)?: reason = "skipped: " + why
+            default: reason = message + (r.testCase?.note.map { "; " + $0 } ?? "")
+            }
+            reason = FailureExplanation.cut(
+                reason.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "#", with: "no. "), to: 110)
+            byArea[area, default: []].append("\(r.id)  # \(reason)")
+        }
+        for area in areas {
+            lines.append("")
+            lines.append("# \(area)")
+            lines += byArea[area] ?? []
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }
 

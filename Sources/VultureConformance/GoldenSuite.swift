@@ -1,16 +1,17 @@
 import Foundation
+import VultureGoldenResources
 import VultureSyncSchema
 
 /// The checked-in goldens (Goldens/) read as conformance cases.
 ///
 /// Layout (the protocol page Goldens/protocol/README.md describes it for other languages):
 /// - `Goldens/VERSION` — the suite version (semver), one line.
-/// - `Goldens/schema/NAME.json` — a document golden: `{"case": "required.schema.NAME",
+/// - `Goldens/schema/NAME.PLATFORM.json` — a document golden: `{"case": "required.schema.NAME.PLATFORM",
 ///   "section": "schema §2", "collection": "flights", "fixture": {…}, "path": "users/…",
-///   "write": {…}, "stored": {…}}`; it yields the cases `CASE.write` and `CASE.stored`
+///   "write": {…}, "stored": {…}, "note"?, "pins"?}`; it yields the cases `CASE.write` and `CASE.stored`
 ///   (op `encode`, input `{"collection", "form", "fixture"}`, output `{"path", "document"}`).
 /// - `Goldens/vectors/AREA.json` — `{"area": "AREA", "cases": [{"id", "section", "op",
-///   "input", "output" | "error"}]}`.
+///   "input", "output" | "error", "note"?, "pins"?}]}`.
 /// Every file is canonical typed JSON (Goldens/FORMAT.md), byte-canonical.
 public struct GoldenSuite: Sendable {
     /// The suite version from Goldens/VERSION.
@@ -20,14 +21,14 @@ public struct GoldenSuite: Sendable {
     /// The golden files read, relative to the goldens folder, with their typed contents.
     public var files: [(path: String, value: FirestoreValue)]
 
-    /// The Goldens/ folder of this package's source checkout (found from this file's path), which
-    /// is where SwiftPM keeps it for a package that depends on this one too.
-    public static var defaultRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Goldens")
-    }
+    /// The goldens bundled with this library: `VERSION`, `schema/` and `vectors/` of Goldens/,
+    /// copied into the resource bundle of the package's `VultureGoldenResources` target when it is
+    /// built (`Bundle.module`). Found wherever the bundle is — beside a test bundle on a device or a
+    /// simulator, or in the build folder of a package that depends on this one — without the source
+    /// checkout.
+    public static var defaultRoot: URL { GoldenResources.root }
 
-    /// Reads every golden under `root`.
+    /// Reads every golden under `root` (by default the bundled goldens, ``defaultRoot``).
     /// - Throws: `GoldenError` naming the file, JSON pointer and what is wrong; `SchemaInputError`
     ///   for a file that is not canonical typed JSON.
     public static func load(from root: URL = defaultRoot) throws -> GoldenSuite {
@@ -93,6 +94,8 @@ public struct GoldenSuite: Sendable {
         let collection = try string(m, "collection", file: file, pointer: "")
         let path = try string(m, "path", file: file, pointer: "")
         guard let fixture = m["fixture"] else { throw GoldenError(file: file, pointer: "/fixture", message: "missing") }
+        let note = try optionalString(m, "note", file: file, pointer: "")
+        let pins = try pinList(m, id: id, file: file, pointer: "")
         var out: [ConformanceCase] = []
         for form in DocumentForm.allCases {
             guard case .map(let doc)? = m[form.rawValue] else {
@@ -104,9 +107,60 @@ public struct GoldenSuite: Sendable {
                     id: "\(id).\(form.rawValue)", section: section, op: "encode",
                     input: .map(["collection": .string(collection), "form": .string(form.rawValue), "fixture": fixture]
                     ),
-                    expected: .output(.map(["path": .string(path), "document": .map(doc)]))))
+                    expected: .output(.map(["path": .string(path), "document": .map(doc)])), note: note, pins: pins))
         }
         return out
+    }
+
+    static func optionalString(_ m: [String: FirestoreValue], _ key: String, file: String, pointer: String) throws
+        -> String?
+    {
+        switch m[key] {
+        case nil: return nil
+        case .string(let s)?: return s
+        default:
+            throw GoldenError(file: file, pointer: JSONPointer.appending(pointer, key), message: "expected a string")
+        }
+    }
+
+    /// The case's `pins`: names of `Spec/pins.tsv` (`SchemaPin`); a case resting on a `choice` or `open`
+    /// pin is `recommended.*`, and only such a case is.
+    static func pinList(_ m: [String: FirestoreValue], id: String, file: String, pointer: String) throws -> [String] {
+        guard let value = m["pins"] else {
+            guard id.hasPrefix("required.") || id.hasPrefix("recommended.") else {
+                throw GoldenError(
+                    file: file, pointer: pointer, message: "a case id starts with required. or recommended.")
+            }
+            if id.hasPrefix("recommended.") {
+                throw GoldenError(
+                    file: file, pointer: JSONPointer.appending(pointer, "pins"),
+                    message: "\(id) is recommended: name the choice or open pin it rests on")
+            }
+            return []
+        }
+        guard case .array(let items) = value else {
+            throw GoldenError(
+                file: file, pointer: JSONPointer.appending(pointer, "pins"), message: "a list of pin names")
+        }
+        var pins: [String] = []
+        var soft = false
+        for (i, item) in items.enumerated() {
+            guard case .string(let name) = item, let pin = SchemaPin(rawValue: name) else {
+                throw GoldenError(
+                    file: file, pointer: JSONPointer.appending(JSONPointer.appending(pointer, "pins"), i),
+                    message: "no pin \(CanonicalJSON.compactString(item)) in Spec/pins.tsv")
+            }
+            if pin.kind != .schema { soft = true }
+            pins.append(name)
+        }
+        if soft != id.hasPrefix("recommended.") {
+            throw GoldenError(
+                file: file, pointer: JSONPointer.appending(pointer, "pins"),
+                message: soft
+                    ? "\(id) rests on a choice or open pin and must be recommended.*"
+                    : "\(id) rests on no choice or open pin and must be required.*")
+        }
+        return pins
     }
 
     static func vectorCases(_ value: FirestoreValue, file: String) throws -> [ConformanceCase] {
@@ -118,7 +172,7 @@ public struct GoldenSuite: Sendable {
         for (i, c) in cases.enumerated() {
             let p = "/cases/\(i)"
             guard case .map(let cm) = c else { throw GoldenError(file: file, pointer: p, message: "a case is a map") }
-            let known: Set<String> = ["id", "section", "op", "input", "output", "error", "note"]
+            let known: Set<String> = ["id", "section", "op", "input", "output", "error", "note", "pins"]
             if let extra = cm.keys.first(where: { !known.contains($0) }) {
                 throw GoldenError(file: file, pointer: JSONPointer.appending(p, extra), message: "unknown case member")
             }
@@ -133,11 +187,13 @@ public struct GoldenSuite: Sendable {
             guard let input = cm["input"] else {
                 throw GoldenError(file: file, pointer: p + "/input", message: "missing")
             }
+            let id = try string(cm, "id", file: file, pointer: p)
             out.append(
                 ConformanceCase(
-                    id: try string(cm, "id", file: file, pointer: p),
-                    section: try string(cm, "section", file: file, pointer: p),
-                    op: try string(cm, "op", file: file, pointer: p), input: input, expected: expected))
+                    id: id, section: try string(cm, "section", file: file, pointer: p),
+                    op: try string(cm, "op", file: file, pointer: p), input: input, expected: expected,
+                    note: try optionalString(cm, "note", file: file, pointer: p),
+                    pins: try pinList(cm, id: id, file: file, pointer: p)))
         }
         return out
     }

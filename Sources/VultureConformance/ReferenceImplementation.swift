@@ -19,6 +19,11 @@ public struct OperationError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
+    /// A rejection with one of the protocol's error codes (`Spec/rules.tsv`) and an explanation.
+    public init(_ code: ErrorCode, message: String) {
+        self.init(code: code.rawValue, message: message)
+    }
+
     public var description: String { "\(code): \(message)" }
 }
 
@@ -71,7 +76,7 @@ public struct OperationInput: Sendable {
     /// - Throws: `OperationError` (`input.shape`) unless `value` is a map.
     public init(_ value: FirestoreValue) throws(OperationError) {
         guard case .map(let m) = value else {
-            throw OperationError(code: "input.shape", message: "an operation input is a map, found \(value.typeName)")
+            throw OperationError(.inputShape, message: "an operation input is a map, found \(value.typeName)")
         }
         fields = m
     }
@@ -80,7 +85,7 @@ public struct OperationInput: Sendable {
     /// - Throws: `OperationError` (`input.shape`) when it is absent or not a string.
     public func string(_ key: String) throws(OperationError) -> String {
         guard case .string(let s)? = fields[key] else {
-            throw OperationError(code: "input.shape", message: "input.\(key) must be a string")
+            throw OperationError(.inputShape, message: "input.\(key) must be a string")
         }
         return s
     }
@@ -91,7 +96,7 @@ public struct OperationInput: Sendable {
         switch fields[key] {
         case nil, .null?: return nil
         case .string(let s)?: return s
-        default: throw OperationError(code: "input.shape", message: "input.\(key) must be a string or null")
+        default: throw OperationError(.inputShape, message: "input.\(key) must be a string or null")
         }
     }
 
@@ -99,7 +104,7 @@ public struct OperationInput: Sendable {
     /// - Throws: `OperationError` (`input.shape`) when it is absent or not bytes.
     public func bytes(_ key: String) throws(OperationError) -> Data {
         guard case .bytes(let b)? = fields[key] else {
-            throw OperationError(code: "input.shape", message: "input.\(key) must be bytes")
+            throw OperationError(.inputShape, message: "input.\(key) must be bytes")
         }
         return b
     }
@@ -108,7 +113,7 @@ public struct OperationInput: Sendable {
     /// - Throws: `OperationError` (`input.shape`) when it is absent or not an integer (a double is not).
     public func integer(_ key: String) throws(OperationError) -> Int64 {
         guard case .integer(let i)? = fields[key] else {
-            throw OperationError(code: "input.shape", message: "input.\(key) must be an integer")
+            throw OperationError(.inputShape, message: "input.\(key) must be an integer")
         }
         return i
     }
@@ -117,61 +122,81 @@ public struct OperationInput: Sendable {
     /// - Throws: `OperationError` (`input.shape`) when it is absent or not a map.
     public func map(_ key: String) throws(OperationError) -> [String: FirestoreValue] {
         guard case .map(let m)? = fields[key] else {
-            throw OperationError(code: "input.shape", message: "input.\(key) must be a map")
+            throw OperationError(.inputShape, message: "input.\(key) must be a map")
         }
         return m
     }
 }
 
 extension DocumentIdError {
-    /// The stable code of this error in the testee protocol (`id.empty`, `id.contains-slash`, …).
-    public var code: String {
+    /// The stable code of this error in the testee protocol (`id.empty`, `id.contains-slash`, …;
+    /// `Spec/rules.tsv`).
+    public var errorCode: ErrorCode {
         switch self {
-        case .empty: "id.empty"
-        case .tooLong: "id.too-long"
-        case .dotSegment: "id.dot-segment"
-        case .reserved: "id.reserved"
-        case .containsSlash: "id.contains-slash"
-        case .uidTooLong: "id.uid-too-long"
-        case .notLowercaseHexSHA256: "id.not-sha256-hex"
-        case .invalidMapFileKey: "id.invalid-map-file-key"
-        case .undetermined(let rule, _): rule.algorithm == .randomUUID ? "id.random" : "input.shape"
+        case .empty: .idEmpty
+        case .tooLong: .idTooLong
+        case .dotSegment: .idDotSegment
+        case .reserved: .idReserved
+        case .containsSlash: .idContainsSlash
+        case .uidTooLong: .idUidTooLong
+        case .notLowercaseHexSHA256: .idNotSHA256Hex
+        case .invalidMapFileKey: .idInvalidMapFileKey
+        case .undetermined(let rule, _): rule.algorithm == .randomUUID ? .idRandom : .inputShape
         }
     }
 
-    var operationError: OperationError { OperationError(code: code, message: "\(self)") }
+    /// ``errorCode``'s id.
+    public var code: String { errorCode.rawValue }
+
+    var operationError: OperationError { OperationError(errorCode, message: "\(self)") }
 }
 
 extension BlobError {
-    /// The stable code of this error in the testee protocol (`blob.object-too-large`, `gzip.truncated`, …).
-    public var code: String {
+    /// The stable code of this error in the testee protocol (`blob.object-too-large`, `gzip.truncated`, …;
+    /// `Spec/rules.tsv`). A uid error is `blob.invalid-uid.` followed by the id rule's code.
+    public var errorCode: ErrorCode {
         switch self {
-        case .invalidUid(let e): "blob.invalid-uid." + e.code
-        case .invalidHash: "blob.invalid-hash"
-        case .objectTooLarge: "blob.object-too-large"
-        case .flightIdMismatch: "blob.flight-id-mismatch"
-        case .gzip(let g): g.code
+        case .invalidUid(let e):
+            switch e {
+            case .empty: .blobInvalidUidEmpty
+            case .tooLong: .blobInvalidUidIdTooLong
+            case .dotSegment: .blobInvalidUidDotSegment
+            case .reserved: .blobInvalidUidReserved
+            case .containsSlash: .blobInvalidUidContainsSlash
+            // validate(uid:) throws only the rules above and the uid's own length.
+            case .uidTooLong, .notLowercaseHexSHA256, .invalidMapFileKey, .undetermined: .blobInvalidUidUidTooLong
+            }
+        case .invalidHash: .blobInvalidHash
+        case .objectTooLarge: .blobObjectTooLarge
+        case .flightIdMismatch: .blobFlightIdMismatch
+        case .gzip(let g): g.errorCode
         }
     }
 
-    var operationError: OperationError { OperationError(code: code, message: "\(self)") }
+    /// ``errorCode``'s id.
+    public var code: String { errorCode.rawValue }
+
+    var operationError: OperationError { OperationError(errorCode, message: "\(self)") }
 }
 
 extension GzipError {
-    /// The stable code of this error in the testee protocol (`gzip.truncated`, `gzip.crc`, …).
-    public var code: String {
+    /// The stable code of this error in the testee protocol (`gzip.truncated`, `gzip.crc`, …; `Spec/rules.tsv`).
+    public var errorCode: ErrorCode {
         switch self {
-        case .truncated: "gzip.truncated"
-        case .crcMismatch: "gzip.crc"
-        case .lengthMismatch: "gzip.length"
-        case .invalidHeader: "gzip.header"
-        case .corruptData: "gzip.corrupt"
-        case .trailingGarbage: "gzip.trailing-garbage"
-        case .outputLimitExceeded: "gzip.output-limit"
-        case .zlibFailure: "gzip.zlib"
-        case .file: "gzip.file"
+        case .truncated: .gzipTruncated
+        case .crcMismatch: .gzipCRC
+        case .lengthMismatch: .gzipLength
+        case .invalidHeader: .gzipHeader
+        case .corruptData: .gzipCorrupt
+        case .trailingGarbage: .gzipTrailingGarbage
+        case .outputLimitExceeded: .gzipOutputLimit
+        case .zlibFailure: .gzipZlib
+        case .file: .gzipFile
         }
     }
+
+    /// ``errorCode``'s id.
+    public var code: String { errorCode.rawValue }
 }
 
 /// The id operations (schema §4), answered by the one id dispatcher
@@ -238,7 +263,7 @@ enum BlobOperations {
             } catch {
                 throw error.operationError
             }
-            throw OperationError(code: "input.shape", message: "kind is igc or content")
+            throw OperationError(.inputShape, message: "kind is igc or content")
         },
         "blob.metadata": { input throws(OperationError) in
             let i = try OperationInput(input)
@@ -252,7 +277,7 @@ enum BlobOperations {
                 } catch {
                     throw error.operationError
                 }
-            default: throw OperationError(code: "input.shape", message: "kind is igc or content")
+            default: throw OperationError(.inputShape, message: "kind is igc or content")
             }
             return .map([
                 "contentType": .string(metadata.contentType),
@@ -294,10 +319,10 @@ enum ValidationOperations {
                 let i = try OperationInput(input)
                 let collectionName = try i.string("collection")
                 guard let collection = schema.collection(named: collectionName) else {
-                    throw OperationError(code: "input.shape", message: "unknown collection \(collectionName)")
+                    throw OperationError(.inputShape, message: "unknown collection \(collectionName)")
                 }
                 guard let form = DocumentForm(rawValue: try i.string("form")) else {
-                    throw OperationError(code: "input.shape", message: "form is write or stored")
+                    throw OperationError(.inputShape, message: "form is write or stored")
                 }
                 let document = try i.map("document")
                 do {
@@ -305,7 +330,7 @@ enum ValidationOperations {
                 } catch let e as SchemaInputError {
                     throw OperationError(code: e.rule.rawValue, message: e.description)
                 } catch {
-                    throw OperationError(code: "input.shape", message: "\(error)")
+                    throw OperationError(.inputShape, message: "\(error)")
                 }
                 let options = ValidationOptions(
                     form: form, strict: i.fields["strict"] == .boolean(true),

@@ -11,6 +11,7 @@ public enum RunReport {
     ) -> String {
         var cases: [String] = []
         var failures = 0
+        var errors = 0
         var skipped = 0
         for r in results {
             let classname = r.id.split(separator: ".").dropLast().joined(separator: ".")
@@ -23,9 +24,16 @@ public enum RunReport {
                     skipped += 1
                     body = "<skipped message=\"\(escape("expected failure (failure list): " + message))\"/>"
                 } else {
-                    failures += 1
-                    let detail = differences.map(\.description).joined(separator: "\n")
-                    body = "<failure message=\"\(escape(message))\">\(escape(detail))</failure>"
+                    let detail = (differences.map(\.description) + FailureExplanation.lines(for: r))
+                        .joined(separator: "\n")
+                    // A crash, protocol break or timeout is an error of the run, a wrong answer a failure.
+                    if case .broken? = r.answer {
+                        errors += 1
+                        body = "<error message=\"\(escape(message))\">\(escape(detail))</error>"
+                    } else {
+                        failures += 1
+                        body = "<failure message=\"\(escape(message))\">\(escape(detail))</failure>"
+                    }
                 }
             case .skipped(let reason):
                 skipped += 1
@@ -39,14 +47,14 @@ public enum RunReport {
             for id in rec.unexpectedPasses {
                 failures += 1
                 cases.append(
-                    "    <testcase classname=\"failure-list\" name=\"failure-list.stale.\(escape(id))\">"
+                    "    <testcase classname=\"failure-list\" name=\"failure-list.stale.\(escape(id))\" time=\"0.000\">"
                         + "<failure message=\"listed as failing but passed: remove it from the failure list\"/></testcase>"
                 )
             }
             for entry in rec.unknownEntries {
                 failures += 1
                 cases.append(
-                    "    <testcase classname=\"failure-list\" name=\"failure-list.unknown.\(escape(entry.id))\">"
+                    "    <testcase classname=\"failure-list\" name=\"failure-list.unknown.\(escape(entry.id))\" time=\"0.000\">"
                         + "<failure message=\"line \(entry.line): matches no case\"/></testcase>")
             }
         }
@@ -54,8 +62,8 @@ public enum RunReport {
         let time = formatSeconds(results.reduce(0) { $0 + $1.seconds })
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites>
-              <testsuite name="vulture-conformance" tests="\(total)" failures="\(failures)" skipped="\(skipped)" time="\(time)">
+            <testsuites tests="\(total)" failures="\(failures)" errors="\(errors)" skipped="\(skipped)" time="\(time)">
+              <testsuite name="vulture-conformance" tests="\(total)" failures="\(failures)" errors="\(errors)" skipped="\(skipped)" time="\(time)">
                 <properties><property name="suiteVersion" value="\(escape(suiteVersion))"/></properties>
             \(cases.joined(separator: "\n"))
               </testsuite>
@@ -64,17 +72,53 @@ public enum RunReport {
             """
     }
 
+    /// JUnit XML for a run that did not get to its cases (the testee could not start, the run was
+    /// interrupted): one `<testcase name="vulture-conformance.run">` with an `<error>` giving `reason`.
+    /// Written before a run starts, so that a report file is valid XML on every exit.
+    public static func junitXML(notRun reason: String, suiteVersion: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites tests="1" failures="0" errors="1" skipped="0" time="0.000">
+          <testsuite name="vulture-conformance" tests="1" failures="0" errors="1" skipped="0" time="0.000">
+            <properties><property name="suiteVersion" value="\(escape(suiteVersion))"/></properties>
+            <testcase classname="vulture-conformance" name="vulture-conformance.run" time="0.000"><error message="\(escape(reason))"/></testcase>
+          </testsuite>
+        </testsuites>
+
+        """
+    }
+
+    /// The JSON report of a run that did not get to its cases: `{suiteVersion, error, summary, cases: []}`.
+    public static func json(notRun reason: String, suiteVersion: String) -> String {
+        CanonicalJSON.string(
+            .map([
+                "suiteVersion": .string(suiteVersion), "error": .string(reason),
+                "summary": .map(["passed": .integer(0), "failed": .integer(0), "skipped": .integer(0)]),
+                "cases": .array([]),
+            ]))
+    }
+
     /// A JSON report in canonical bytes: `{suiteVersion, summary: {passed, failed, skipped},
-    /// cases: [{id, section, outcome, message?, reason?, differences?: [{pointer, kind, expected?,
-    /// actual?, hint?}]}], failureList?: {unexpectedFailures, unexpectedPasses, unknownEntries}}`.
-    /// Expected and actual values are canonical typed JSON.
+    /// cases: [{id, section, op, area, outcome, seconds, message?, reason?, differences?: [{pointer, kind,
+    /// expected?, actual?, hint?}], …}], failureList?: {unexpectedFailures, unexpectedPasses, unknownEntries}}`.
+    /// A failed case also carries `input`, `note`, `pins`, `expected` (`{"output": value}` or
+    /// `{"error": code}`), `actual` (`{"output": value}`, `{"error": {code, message}}`, `{"skipped": reason}`
+    /// or `{"broken": message}`), `expectedError` and `actualError` (the codes, when rejections) and
+    /// `hashed` (the text the reference hashed, for an id). Values are canonical typed JSON.
     public static func json(
         _ results: [CaseResult], summary: RunSummary, reconciliation: FailureList.Reconciliation?,
         suiteVersion: String
     ) -> String {
         var cases: [FirestoreValue] = []
         for r in results {
-            var m: [String: FirestoreValue] = ["id": .string(r.id), "section": .string(r.section)]
+            var m: [String: FirestoreValue] = [
+                "id": .string(r.id), "section": .string(r.section),
+                "seconds": .double((r.seconds * 1000).rounded() / 1000),
+            ]
+            if let c = r.testCase {
+                m["op"] = .string(c.op)
+                m["area"] = .string(c.area)
+            }
             switch r.outcome {
             case .passed: m["outcome"] = .string("passed")
             case .skipped(let reason):
@@ -93,6 +137,29 @@ public enum RunReport {
                         if let h = d.hint { dm["hint"] = .string(h) }
                         return .map(dm)
                     })
+                if let c = r.testCase {
+                    m["input"] = c.input
+                    if let note = c.note { m["note"] = .string(note) }
+                    if !c.pins.isEmpty { m["pins"] = .array(c.pins.map { .string($0) }) }
+                    switch c.expected {
+                    case .output(let v): m["expected"] = .map(["output": v])
+                    case .error(let code):
+                        m["expected"] = .map(["error": .string(code)])
+                        m["expectedError"] = .string(code)
+                    }
+                    if let hashed = FailureExplanation.hashedText(op: c.op, input: c.input) {
+                        m["hashed"] = .string(hashed)
+                    }
+                }
+                switch r.answer {
+                case .output(let v)?: m["actual"] = .map(["output": v])
+                case .error(let code, let message)?:
+                    m["actual"] = .map(["error": .map(["code": .string(code), "message": .string(message)])])
+                    m["actualError"] = .string(code)
+                case .skipped(let reason)?: m["actual"] = .map(["skipped": .string(reason)])
+                case .broken(let message)?: m["actual"] = .map(["broken": .string(message)])
+                case nil: break
+                }
             }
             cases.append(.map(m))
         }

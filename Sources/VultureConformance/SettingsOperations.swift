@@ -35,13 +35,13 @@ enum SettingsOperations {
                     for (key, value) in m {
                         guard case .integer(let ms) = value else {
                             throw OperationError(
-                                code: "input.shape",
+                                .inputShape,
                                 message: "input.changedAt.\(key) must be an integer (epoch milliseconds)")
                         }
                         changedAt[key] = ms
                     }
                 default:
-                    throw OperationError(code: "input.shape", message: "input.changedAt must be a map")
+                    throw OperationError(.inputShape, message: "input.changedAt must be a map")
                 }
                 let entries = codec.entries(fromIOS: kvs, changedAt: changedAt, deviceId: deviceId)
                 return .map(["values": .map(entries)])

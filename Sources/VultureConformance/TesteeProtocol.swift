@@ -42,22 +42,25 @@ public enum TesteeProtocol {
     /// - Returns: the answer, or `.broken` naming what is wrong with the line.
     public static func parseAnswer(_ text: String, seq: Int64) -> ImplementationAnswer {
         let members: [JSONMember]
+        let shown = FailureExplanation.escapeInvisible(FailureExplanation.cut(text, to: 200))
         do {
             guard case .object(let m) = try StrictJSONReader.parse(Array(text.utf8), file: "testee stdout").kind else {
-                return .broken("protocol: an answer is a JSON object, got: \(text.prefix(200))")
+                return .broken("protocol: an answer is a JSON object, got the line: \(shown)")
             }
             members = m
         } catch {
-            return .broken("protocol: unreadable answer line: \(error)")
+            return .broken("protocol: unreadable answer line (\(error)); the line: \(shown)")
         }
         func member(_ k: String) -> JSONNode? { members.first { $0.key == k }?.value }
         guard case .integer(let got)? = member("seq")?.kind else {
-            return .broken("protocol: the answer has no integer seq: \(text.prefix(200))")
+            return .broken("protocol: the answer has no integer seq; the line: \(shown)")
         }
-        guard got == seq else { return .broken("protocol: answered seq \(got), expected \(seq)") }
+        guard got == seq else { return .broken("protocol: answered seq \(got), expected \(seq); the line: \(shown)") }
         let kinds = members.map(\.key).filter { $0 != "seq" }
         guard kinds.count == 1 else {
-            return .broken("protocol: an answer has seq and exactly one of output, error, skipped; got \(kinds)")
+            return .broken(
+                "protocol: an answer has seq and exactly one of output, error, skipped; got \(kinds); the line: \(shown)"
+            )
         }
         let value = members.first { $0.key == kinds[0] }!.value
         switch kinds[0] {
@@ -65,20 +68,22 @@ public enum TesteeProtocol {
             do {
                 return .output(try CanonicalJSON.decode(node: value))
             } catch {
-                return .broken("protocol: output is not canonical typed JSON: \(error)")
+                return .broken("protocol: output is not canonical typed JSON: \(error); the line: \(shown)")
             }
         case "error":
             guard case .object(let e) = value.kind,
                 case .string(let code)? = e.first(where: { $0.key == "code" })?.value.kind
-            else { return .broken("protocol: error must be {code: string, message: string}") }
+            else { return .broken("protocol: error must be {code: string, message: string}; the line: \(shown)") }
             var message = ""
             if case .string(let m)? = e.first(where: { $0.key == "message" })?.value.kind { message = m }
             return .error(code: code, message: message)
         case "skipped":
-            guard case .string(let reason) = value.kind else { return .broken("protocol: skipped must be a string") }
+            guard case .string(let reason) = value.kind else {
+                return .broken("protocol: skipped must be a string; the line: \(shown)")
+            }
             return .skipped(reason: reason)
         default:
-            return .broken("protocol: unknown answer member \"\(kinds[0])\"")
+            return .broken("protocol: unknown answer member \"\(kinds[0])\"; the line: \(shown)")
         }
     }
 }

@@ -24,13 +24,15 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
     /// Requests before `start`, unreadable lines and unknown message types get a protocol error
     /// reply, never a crash.
     public mutating func handle(line: String) -> (reply: String?, stop: Bool) {
-        func errorLine(_ code: String, _ message: String, seq: Int64? = nil) -> String {
-            var m: [String: FirestoreValue] = ["error": .map(["code": .string(code), "message": .string(message)])]
+        func errorLine(_ code: ErrorCode, _ message: String, seq: Int64? = nil) -> String {
+            var m: [String: FirestoreValue] = [
+                "error": .map(["code": .string(code.rawValue), "message": .string(message)])
+            ]
             if let seq { m["seq"] = .integer(seq) } else { m["type"] = .string("error") }
             return CanonicalJSON.compactString(.map(m))
         }
         guard case .object(let members)? = try? StrictJSONReader.parse(Array(line.utf8)).kind else {
-            return (errorLine("protocol.unreadable", "a request is one JSON object per line"), false)
+            return (errorLine(.protocolUnreadable, "a request is one JSON object per line"), false)
         }
         func member(_ k: String) -> JSONNode? { members.first { $0.key == k }?.value }
         switch member("type")?.kind {
@@ -38,7 +40,7 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
             guard case .integer(TesteeProtocol.version)? = member("protocolVersion")?.kind else {
                 return (
                     errorLine(
-                        "protocol.unsupported-version", "this testee speaks protocol version \(TesteeProtocol.version)"),
+                        .protocolUnsupportedVersion, "this testee speaks protocol version \(TesteeProtocol.version)"),
                     true
                 )
             }
@@ -52,17 +54,17 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
             return (nil, true)
         case .string("case")?:
             guard case .integer(let seq)? = member("seq")?.kind else {
-                return (errorLine("protocol.shape", "a case has an integer seq"), false)
+                return (errorLine(.protocolShape, "a case has an integer seq"), false)
             }
-            guard started else { return (errorLine("protocol.not-started", "send start first", seq: seq), false) }
+            guard started else { return (errorLine(.protocolNotStarted, "send start first", seq: seq), false) }
             guard case .string(let id)? = member("case")?.kind, case .string(let op)? = member("op")?.kind,
                 let inputNode = member("input")
-            else { return (errorLine("protocol.shape", "a case has case, op and input", seq: seq), false) }
+            else { return (errorLine(.protocolShape, "a case has case, op and input", seq: seq), false) }
             let input: FirestoreValue
             do {
                 input = try CanonicalJSON.decode(node: inputNode, sourceBytes: Array(line.utf8), file: "request")
             } catch {
-                return (errorLine("input.canonical", "\(error)", seq: seq), false)
+                return (errorLine(.inputCanonical, "\(error)", seq: seq), false)
             }
             let c = ConformanceCase(id: id, section: "", op: op, input: input, expected: .output(.null))
             var reply: [String: FirestoreValue] = ["seq": .integer(seq)]
@@ -72,11 +74,13 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
                 reply["error"] = .map(["code": .string(code), "message": .string(message)])
             case .skipped(let reason): reply["skipped"] = .string(reason)
             case .broken(let message):
-                reply["error"] = .map(["code": .string("implementation.broken"), "message": .string(message)])
+                reply["error"] = .map([
+                    "code": .string(ErrorCode.implementationBroken.rawValue), "message": .string(message),
+                ])
             }
             return (CanonicalJSON.compactString(.map(reply)), false)
         default:
-            return (errorLine("protocol.unknown-type", "type is start, case or stop"), false)
+            return (errorLine(.protocolUnknownType, "type is start, case or stop"), false)
         }
     }
 

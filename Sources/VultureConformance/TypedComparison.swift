@@ -66,17 +66,22 @@ public enum TypedComparison {
     ///   - expected: the golden value.
     ///   - actual: the testee's value.
     ///   - pointer: the pointer of these values inside their document.
+    ///   - origin: what the schema says about a member the actual value has and the expected one lacks
+    ///     (`SchemaMembers`); nil (or a nil answer) where the value has no schema, and the hint then says only
+    ///     that the golden has no such member.
     /// - Returns: an empty array when the values are equal by typed value.
     public static func differences(
-        expected: FirestoreValue, actual: FirestoreValue, pointer: String = ""
+        expected: FirestoreValue, actual: FirestoreValue, pointer: String = "",
+        origin: ((String) -> MemberOrigin?)? = nil
     ) -> [ValueDifference] {
         var out: [ValueDifference] = []
-        compare(expected, actual, pointer: pointer, fieldName: nil, into: &out)
+        compare(expected, actual, pointer: pointer, fieldName: nil, origin: origin, into: &out)
         return out
     }
 
     static func compare(
-        _ e: FirestoreValue, _ a: FirestoreValue, pointer: String, fieldName: String?, into out: inout [ValueDifference]
+        _ e: FirestoreValue, _ a: FirestoreValue, pointer: String, fieldName: String?,
+        origin: ((String) -> MemberOrigin?)?, into out: inout [ValueDifference]
     ) {
         switch (e, a) {
         case (.map(let em), .map(let am)):
@@ -84,8 +89,8 @@ public enum TypedComparison {
             let unexpected = am.keys.filter { em[$0] == nil }
             for key in em.keys.sorted(by: CanonicalJSONWriter.utf16Precedes) {
                 let p = JSONPointer.appending(pointer, key)
-                if let av = am[key] {
-                    compare(em[key]!, av, pointer: p, fieldName: key, into: &out)
+                if let av = am[key], let ev = em[key] {
+                    compare(ev, av, pointer: p, fieldName: key, origin: origin, into: &out)
                 } else {
                     let near = nearest(key, among: unexpected)
                     var hint = near.map { "written as \"\($0)\"?" }
@@ -97,15 +102,26 @@ public enum TypedComparison {
                 }
             }
             for key in unexpected.sorted(by: CanonicalJSONWriter.utf16Precedes) {
-                let near = nearest(key, among: missing + Array(em.keys))
-                out.append(
-                    ValueDifference(
-                        pointer: JSONPointer.appending(pointer, key), kind: .unexpected, expected: nil, actual: am[key],
-                        hint: near.map { "did you mean \($0)?" } ?? "the schema has no such field here"))
+                let p = JSONPointer.appending(pointer, key)
+                let hint: String
+                switch origin?(p) {
+                case .schema(let what)?: hint = what
+                case .notInSchema?:
+                    hint =
+                        nearest(key, among: missing + Array(em.keys)).map { "did you mean \($0)?" }
+                        ?? "the schema has no such field here"
+                case nil:
+                    hint =
+                        nearest(key, among: missing + Array(em.keys)).map { "did you mean \($0)?" }
+                        ?? "the golden has no such member here"
+                }
+                out.append(ValueDifference(pointer: p, kind: .unexpected, expected: nil, actual: am[key], hint: hint))
             }
         case (.array(let ea), .array(let aa)):
             for i in 0..<min(ea.count, aa.count) {
-                compare(ea[i], aa[i], pointer: JSONPointer.appending(pointer, i), fieldName: fieldName, into: &out)
+                compare(
+                    ea[i], aa[i], pointer: JSONPointer.appending(pointer, i), fieldName: fieldName, origin: origin,
+                    into: &out)
             }
             if ea.count != aa.count {
                 out.append(
@@ -145,11 +161,11 @@ public enum TypedComparison {
         }
     }
 
-    /// The candidate nearest to `name` within edit distance 2, or nil; see ``EditDistance/nearest(_:among:)``.
+    /// The candidate nearest to `name` within edit distance 2, or nil; see `EditDistance.nearest(_:among:)` in VultureSyncSchema.
     public static func nearest(_ name: String, among candidates: [String]) -> String? {
         EditDistance.nearest(name, among: candidates)
     }
 
-    /// Optimal-string-alignment distance; see ``EditDistance/osa(_:_:)``.
+    /// Optimal-string-alignment distance; see `EditDistance.osa(_:_:)` in VultureSyncSchema.
     public static func editDistance(_ a: String, _ b: String) -> Int { EditDistance.osa(a, b) }
 }

@@ -53,7 +53,7 @@ public struct FirestoreQuery: Sendable, Hashable {
 
     /// One sort key.
     public struct Order: Sendable, Hashable {
-        /// The field sorted by (``FieldPath/documentName`` for the document name).
+        /// The field sorted by (`FieldPath.documentName` for the document name).
         public var field: FieldPath
         /// The direction.
         public var direction: Direction

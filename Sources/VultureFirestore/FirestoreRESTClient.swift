@@ -14,7 +14,7 @@ import VultureSyncSchema
 /// - A real project: `baseURL` `https://firestore.googleapis.com`, the project id, and an OAuth 2
 ///   access token.
 ///
-/// Requests are canonical REST JSON (``FirestoreRESTJSON``); answers are read with the lenient
+/// Requests are canonical REST JSON (`FirestoreRESTJSON`); answers are read with the lenient
 /// ProtoJSON reader. Errors are ``FirestoreError``s with the HTTP status and Firestore's status and
 /// message; a network failure is UNAVAILABLE without an HTTP status.
 public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
@@ -281,7 +281,8 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
                 throw Self.error(e.value, httpStatus: status)
             }
             throw FirestoreError(
-                Self.status(http: status), "HTTP \(status): \(String(decoding: bytes.prefix(300), as: UTF8.self))",
+                FirestoreStatus(httpStatus: status),
+                "HTTP \(status): \(String(decoding: bytes.prefix(300), as: UTF8.self))",
                 httpStatus: status)
         }
         guard let node else {
@@ -294,7 +295,7 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
 
     /// A Firestore error object `{"code": 400, "message": …, "status": "INVALID_ARGUMENT"}`.
     static func error(_ node: JSONNode, httpStatus: Int) -> FirestoreError {
-        var status = Self.status(http: httpStatus)
+        var status = FirestoreStatus(httpStatus: httpStatus)
         var message = ""
         if case .object(let members) = node.kind {
             for m in members {
@@ -305,24 +306,6 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
             }
         }
         return FirestoreError(status, message, httpStatus: httpStatus)
-    }
-
-    /// The status an HTTP code stands for where the answer names none.
-    static func status(http: Int) -> FirestoreStatus {
-        switch http {
-        case 400: .invalidArgument
-        case 401: .unauthenticated
-        case 403: .permissionDenied
-        case 404: .notFound
-        case 409: .aborted
-        case 412: .failedPrecondition
-        case 429: .resourceExhausted
-        case 499: .cancelled
-        case 501: .unimplemented
-        case 503: .unavailable
-        case 504: .deadlineExceeded
-        default: http >= 500 ? .internal : .unknown
-        }
     }
 }
 

@@ -6,9 +6,11 @@ import VultureSyncSchema
 /// clock the caller injects (no wall clock).
 ///
 /// A commit runs as Firestore's does:
-/// 1. every write is checked (document path, mask and transform paths, values, more than
-///    ``maximumWritesPerCommit`` writes, combinations of writes to one document Firestore refuses)
-///    — INVALID_ARGUMENT before any precondition;
+/// 1. every write is checked (document path, mask and transform paths, reserved field names, more
+///    than ``maximumWritesPerCommit`` writes, combinations of writes to one document Firestore
+///    refuses), then the values the writes to each document leave once later writes replaced or
+///    deleted earlier ones (field names, value sizes, depth) — INVALID_ARGUMENT before any
+///    precondition;
 /// 2. the writes to each document, documents in the order of their first write, are applied one
 ///    after the other; a precondition is checked against the document as the earlier writes of the
 ///    commit left it (`updateTime` against the document as stored before the commit); the document
@@ -21,7 +23,8 @@ import VultureSyncSchema
 public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// `projects/{p}/databases/{d}`: the names `__name__` compares and cursors carry.
     public let database: String
-    /// The most writes one commit may hold: 500, as Firestore (the emulator does not check it).
+    /// The most writes one commit may hold: Firestore's 500, `SchemaLimits.batchMaxWrites` (the
+    /// emulator does not check it).
     public let maximumWritesPerCommit: Int
     private let clock: @Sendable () -> FirestoreTimestamp
     private let lock = NSLock()
@@ -32,10 +35,11 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// An empty database.
     /// - Parameters:
     ///   - database: `projects/{p}/databases/{d}` (default: the emulator's `demo-vulture`).
-    ///   - maximumWritesPerCommit: Firestore's 500.
+    ///   - maximumWritesPerCommit: Firestore's 500 (`SchemaLimits.batchMaxWrites`).
     ///   - clock: the server clock; ``commit(_:)`` takes its commit time from it.
     public init(
-        database: String = "projects/demo-vulture/databases/(default)", maximumWritesPerCommit: Int = 500,
+        database: String = "projects/demo-vulture/databases/(default)",
+        maximumWritesPerCommit: Int = Int(SchemaLimits.batchMaxWrites),
         clock: @escaping @Sendable () -> FirestoreTimestamp
     ) {
         self.database = database
@@ -54,6 +58,7 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// Commits at an explicit time, for a caller that orders commits itself (the simulation makes
     /// commits visible out of order; the differential test replays the emulator's times).
     /// - Parameters:
+    ///   - writes: the writes, applied in order, all or none.
     ///   - commitTime: the update time of every document the commit changes.
     ///   - requestTime: the value of every server timestamp; default `commitTime` truncated to ms.
     /// - Throws: `FirestoreError` as ``FirestoreDatabase/commit(_:)`` says; nothing changes then.
@@ -129,7 +134,11 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
             if groups[path] == nil { order.append(path) }
             groups[path, default: []].append(i)
         }
-        for path in order { try FirestoreWriteRules.checkCollapse((groups[path] ?? []).map { writes[$0] }) }
+        for path in order {
+            let group = (groups[path] ?? []).map { writes[$0] }
+            try FirestoreWriteRules.checkCollapse(group)
+            try FirestoreWriteRules.validateCollapsed(group)
+        }
 
         var results = [FirestoreWriteResult](repeating: FirestoreWriteResult(updateTime: nil), count: writes.count)
         var changed: [(String, FirestoreDocument?)] = []

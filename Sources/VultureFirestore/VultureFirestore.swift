@@ -91,7 +91,7 @@ public struct FirestoreWriteResult: Sendable, Hashable {
     /// The document's update time after the commit; nil when the commit leaves no document (a
     /// delete). A write that changes nothing reports the document's earlier update time.
     public var updateTime: FirestoreTimestamp?
-    /// The value each transform set, in the order of ``FirestoreWrite/transforms``.
+    /// The value each transform set, in the order of `FirestoreWrite.transforms`.
     public var transformResults: [FirestoreValue]
 
     /// A write result.

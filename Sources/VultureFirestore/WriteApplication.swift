@@ -5,7 +5,7 @@ import VultureSyncSchema
 public struct FirestoreWriteOutcome: Sendable, Hashable {
     /// The fields after the write; nil when the document does not exist afterwards.
     public var fields: [String: FirestoreValue]?
-    /// The value each transform set, in the order of ``FirestoreWrite/transforms``.
+    /// The value each transform set, in the order of `FirestoreWrite.transforms`.
     public var transformResults: [FirestoreValue]
 }
 
@@ -35,6 +35,7 @@ extension FirestoreWrite {
         -> FirestoreWriteOutcome
     {
         try FirestoreWriteRules.validate(self)
+        try FirestoreWriteRules.validateCollapsed([self])
         let path = self.path ?? ""
         try FirestoreWriteRules.checkPrecondition(
             precondition, exists: existing != nil, originalExists: existing != nil,
@@ -164,7 +165,18 @@ enum FirestoreWriteRules {
                 throw invalid("reserved name \(s) in transform path `\(t.path)`")
             }
         }
-        try FirestoreDocumentLimits.checkValues(fields)
+        try FirestoreDocumentLimits.checkStructure(fields, path: "")
+    }
+
+    /// Checks the values a group of writes to one document leaves, as Firestore checks the one
+    /// write it collapses them into: a value a later write of the commit replaces or deletes is not
+    /// checked (a reserved field name is, in ``validate(_:)``, in every write).
+    static func validateCollapsed(_ writes: [FirestoreWrite]) throws(FirestoreError) {
+        var overlay: [String: FirestoreValue]? = [:]
+        for w in writes {
+            overlay = w.applyUnchecked(to: overlay ?? [:], requestTime: .minimum).fields
+        }
+        if let overlay { try FirestoreDocumentLimits.checkValues(overlay) }
     }
 
     /// The precondition against the document.
@@ -266,7 +278,7 @@ public enum FirestoreDocumentLimits {
     /// an empty array at depth 21 is not; nothing may be at depth 22).
     public static let maximumMapDepth = 20
 
-    /// A document's size: ``StorageSize/document(path:fields:)``, plus 1 byte for every empty map
+    /// A document's size: `StorageSize.document(path:fields:)`, plus 1 byte for every empty map
     /// and every empty array, which the emulator counts as 1 byte where the documented formula
     /// gives 0.
     public static func size(path: String, fields: [String: FirestoreValue]) -> Int {
@@ -336,6 +348,28 @@ public enum FirestoreDocumentLimits {
             if let message = FirestoreLimits.referenceViolation(r) { throw invalid(message) }
         case .null, .boolean, .integer, .double:
             break
+        }
+    }
+
+    /// Checks what Firestore refuses in every write, even one a later write replaces: a reserved
+    /// field name (`__.*__`) anywhere, a sentinel inside an array, an array inside an array.
+    static func checkStructure(_ fields: [String: FirestoreValue], path: String) throws(FirestoreError) {
+        for (k, v) in fields {
+            let p = path.isEmpty ? k : path + "." + k
+            if isReserved(k) { throw FirestoreError(.invalidArgument, "\(p): field name \(k) is reserved") }
+            try checkStructure(v, path: p, inArray: false)
+        }
+    }
+
+    static func checkStructure(_ v: FirestoreValue, path: String, inArray: Bool) throws(FirestoreError) {
+        switch v {
+        case .map(let m): try checkStructure(m, path: path)
+        case .array(let a):
+            if inArray { throw FirestoreError(.invalidArgument, "\(path): an array directly inside an array") }
+            for (i, e) in a.enumerated() { try checkStructure(e, path: path + "[\(i)]", inArray: true) }
+        case .serverTimestamp, .increment, .delete:
+            if inArray { throw FirestoreError(.invalidArgument, "\(path): a \(v.typeName) sentinel inside an array") }
+        default: break
         }
     }
 

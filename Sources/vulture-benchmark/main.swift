@@ -1,12 +1,16 @@
 import Foundation
 import VultureCommandLine
 
-/// `vulture-benchmark [json|ids|validate] …`: throughput of the reference codec beside a reference measured in
+/// `vulture-benchmark [json|ids|validate|writes] …`: throughput of the reference codec beside a reference measured in
 /// the same run. Prints; never fails on a slow result. Build with `-c release`.
 let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
     ("json", "canonical-JSON parse and write (MB/s) beside Foundation's JSONSerialization", runJSONBenchmark),
     ("ids", "flight id, gzip and gunzip of 64 MiB beside openssl dgst and gzip; peak memory", IdsBenchmark.run),
     ("validate", "parse + validate 100,000 flights (docs/s) beside Python jsonschema 4.23.0", runValidateBenchmark),
+    (
+        "writes", "Firestore writes applied per second in memory beside the Firestore emulator over REST",
+        WritesBenchmark.run
+    ),
 ]
 
 let usage =

@@ -7,16 +7,19 @@ import VultureSyncSchema
 /// goldens by typed value (README "The conformance runner").
 enum CheckCommand {
     static let usage = """
-        usage: vulture-conformance check DIR [--goldens DIR] [--failure-list FILE] [--junit FILE] [--report FILE]
+        usage: vulture-conformance check DIR [--goldens DIR] [--failure-list FILE] [--only AREA]… [--platform NAME]
+                                             [--junit FILE] [--report FILE] [--write-failure-list FILE]
 
         DIR holds an implementation's outputs under the goldens' names:
-          DIR/schema/NAME.json    {"path": …, "write": {…}, "stored": {…}} (any of the three)
-          DIR/vectors/AREA.json   {"cases": [{"id": …, "output": … | "error": "RULE-ID"}]}
+          DIR/schema/NAME.PLATFORM.json  {"path": …, "write": {…}, "stored": {…}} (any of the three)
+          DIR/vectors/AREA.json          {"cases": [{"id": …, "output": … | "error": "RULE-ID" | "skipped": "why"}]}
         in canonical typed JSON. Each is compared with the golden by typed value; cases without
-        an output are skipped. An output file that is malformed (an unknown member, a case id the
-        golden file does not have, a case answered twice) fails, and so does a file in schema/ or
-        vectors/ that no golden is named as; a golden-named path that cannot be read (a folder, a
-        dangling link) is an I/O error.
+        an output are skipped, and a difference is reported at its place in the output file
+        (/write/…, /stored/…, /path). An output file that is malformed (an unknown member, an
+        error that is not a rule id string, a case id the golden file does not have, a case
+        answered twice) fails, and so does a file in schema/ or vectors/ that no golden is named
+        as; a golden-named path that cannot be read (a folder, a dangling link) is an I/O error.
+        --only, --platform and --write-failure-list work as for a run.
 
         Exit status: 0 no unexpected difference and the failure list is exact; 1 differences;
         2 usage or I/O error. The last line is `N passed, N failed[, N skipped]`.
@@ -31,7 +34,10 @@ enum CheckCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try CommandLineArguments(arguments, valueOptions: ["goldens", "failure-list", "junit", "report"])
+        let args = try CommandLineArguments(
+            arguments,
+            valueOptions: ["goldens", "failure-list", "junit", "report", "only", "platform", "write-failure-list"],
+            repeatable: ["only"])
         let dir = URL(fileURLWithPath: try args.positionals("DIR")[0])
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -39,7 +45,8 @@ enum CheckCommand {
         }
         let suite = try SuiteCommand.loadSuite(args.option("goldens"))
         let failureList = try SuiteCommand.loadFailureList(args)
-        try SuiteCommand.checkReportPaths(args)
+        let only = try SuiteCommand.Selection(args, suite: suite).ids(of: suite.cases)
+        try SuiteCommand.prepareReports(args, suiteVersion: suite.version)
         var answers: [String: ImplementationAnswer] = [:]
         var problems: [String] = []
         var filesRead = 0
@@ -89,9 +96,11 @@ enum CheckCommand {
             throw IOFailure(message: "\(dir.path) holds no file named as a golden (schema/*.json, vectors/*.json)")
         }
         var implementation = FileAnswers(answers: answers)
-        let outcome = ConformanceRunner.run(
-            suite.cases, on: &implementation, failureList: failureList, skippedRequiredFails: false)
+        var outcome = ConformanceRunner.run(
+            suite.cases, on: &implementation, failureList: failureList, only: only, skippedRequiredFails: false)
+        outcome.results = outcome.results.map(pointingIntoOutputFiles)
         try SuiteCommand.writeReports(outcome, args: args, suiteVersion: suite.version)
+        try SuiteCommand.writeFailureList(outcome, args: args, suiteVersion: suite.version)
         for line in problems { print(line) }
         var lines = ConformanceRunner.report(outcome, failureList: failureList)
         var summary = outcome.summary
@@ -99,6 +108,26 @@ enum CheckCommand {
         lines[lines.count - 1] = summary.line
         for line in lines { print(line) }
         return problems.isEmpty ? outcome.exitStatus : 1
+    }
+
+    /// A document case's differences at the member of the output file they concern: the case compares
+    /// `{path, document}`, the file holds `path`, `write` and `stored`, so `/document/…` of `CASE.write`
+    /// is `/write/…` of the file.
+    static func pointingIntoOutputFiles(_ r: CaseResult) -> CaseResult {
+        guard case .failed(let message, let differences) = r.outcome, r.testCase?.op == "encode",
+            let form = r.id.split(separator: ".").last.map(String.init), DocumentForm(rawValue: form) != nil
+        else { return r }
+        var result = r
+        result.outcome = .failed(
+            message: message,
+            differences: differences.map { d in
+                var moved = d
+                if d.pointer == "/document" || d.pointer.hasPrefix("/document/") {
+                    moved.pointer = "/" + form + d.pointer.dropFirst("/document".count)
+                }
+                return moved
+            })
+        return result
     }
 
     static func caseIDs(in golden: FirestoreValue) -> [String] {
@@ -175,12 +204,9 @@ enum CheckCommand {
             switch (m["output"], m["error"], m["skipped"]) {
             case (let o?, nil, nil): answers[id] = .output(o)
             case (nil, .string(let code)?, nil): answers[id] = .error(code: code, message: "")
-            case (nil, .map(let e)?, nil):
-                if case .string(let code)? = e["code"] {
-                    answers[id] = .error(code: code, message: "")
-                } else {
-                    answers[id] = .broken("\(p)/error: an error is a rule id or {\"code\": …}")
-                }
+            case (nil, .some(let other), nil):
+                answers[id] = .broken(
+                    "\(p)/error: an error is the rule id as a string (\"id.too-long\"), not \(other.typeName)")
             case (nil, nil, .string(let reason)?): answers[id] = .skipped(reason: reason)
             default: answers[id] = .broken("\(p): a case output has exactly one of output, error, skipped")
             }

@@ -2,6 +2,7 @@ import Foundation
 import VultureCommandLine
 import VultureConformance
 import VultureSyncSchema
+import VultureTesteeProcess
 
 let generalUsage = """
     usage: vulture-conformance [OPTIONS]                 run the suite against the reference implementation

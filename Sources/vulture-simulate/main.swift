@@ -1,20 +1,20 @@
 import Foundation
 import VultureSimulation
+import VultureSyncEngine
 
 let args = Array(CommandLine.arguments.dropFirst())
-if args.first == "trace", let s = UInt64(args[1]) {
-    let o = Simulation.run(SimulationOptions(seed: s))
-    print(o.trace.joined(separator: "\n"))
-    print(o.failure.map { "FAIL step \($0.step): \($0.violation)" } ?? "ok")
+if args.first == "bugs" {
+    for bug in InjectedBug.allCases {
+        var first: UInt64?
+        var kinds: [String: Int] = [:]
+        for seed in 1...1000 {
+            let o = Simulation.run(SimulationOptions(seed: UInt64(seed), injectedBug: bug))
+            if let f = o.failure {
+                first = first ?? UInt64(seed)
+                kinds[f.violation.invariant.rawValue, default: 0] += 1
+            }
+        }
+        print("\(bug.rawValue): first \(first.map(String.init) ?? "none"), \(kinds)")
+    }
     exit(0)
 }
-var failed = 0
-let n = Int(args.first ?? "50") ?? 50
-for seed in 1...n {
-    let o = Simulation.run(SimulationOptions(seed: UInt64(seed)))
-    if let f = o.failure {
-        failed += 1
-        print("seed \(seed) step \(f.step): \(f.violation)")
-    }
-}
-print("\(n - failed) passed, \(failed) failed")

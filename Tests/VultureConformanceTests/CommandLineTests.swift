@@ -50,8 +50,10 @@ enum ConformanceCLI {
 @Suite(.enabled(if: ConformanceCLI.executable != nil, "vulture-conformance is not built"))
 struct CommandLineTests {
     static func flightGolden() throws -> [String: FirestoreValue] {
-        try CanonicalJSON.decode(Data(contentsOf: GoldenSuite.defaultRoot.appendingPathComponent("schema/flight.json")))
-            .mapValue ?? [:]
+        try CanonicalJSON.decode(
+            Data(contentsOf: GoldenSuite.defaultRoot.appendingPathComponent("schema/flight.android.json"))
+        )
+        .mapValue ?? [:]
     }
 
     @Test func mainCommandRunsTheSuite() throws {
@@ -137,7 +139,7 @@ struct CommandLineTests {
         var output: [String: FirestoreValue] = [
             "path": golden["path"]!, "write": golden["write"]!, "stored": golden["stored"]!,
         ]
-        try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.json"))
+        try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.android.json"))
         let ok = try ConformanceCLI.run(["check", dir.path])
         #expect(ok.status == 0, "\(ok.stdout)")
         #expect(
@@ -147,14 +149,16 @@ struct CommandLineTests {
         var write = golden["write"]!.mapValue!
         write["updatedAt"] = golden["stored"]!.mapValue!["updatedAt"]
         output["write"] = .map(write)
-        try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.json"))
+        try Data(CanonicalJSON.encode(.map(output))).write(to: dir.appendingPathComponent("schema/flight.android.json"))
         let junit = dir.appendingPathComponent("junit.xml")
         let bad = try ConformanceCLI.run(["check", dir.path, "--junit", junit.path])
         #expect(bad.status == 1)
-        #expect(bad.stdout.contains("FAIL required.schema.flight.write"))
+        #expect(bad.stdout.contains("FAIL required.schema.flight.android.write"))
         #expect(bad.stdout.contains("must be the server-timestamp sentinel"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.contains("<testcase classname=\"required.schema.flight\" name=\"required.schema.flight.write\""))
+        #expect(
+            xml.contains(
+                "<testcase classname=\"required.schema.flight.android\" name=\"required.schema.flight.android.write\""))
         #expect(xml.contains("<failure message="))
     }
 
@@ -179,7 +183,7 @@ struct CommandLineTests {
             at: dir.appendingPathComponent("schema"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("vectors"), withIntermediateDirectories: true)
-        try Data(#"{"writ": {}}"#.utf8).write(to: dir.appendingPathComponent("schema/flight.json"))
+        try Data(#"{"writ": {}}"#.utf8).write(to: dir.appendingPathComponent("schema/flight.android.json"))
         try Data(
             #"{"cases": [{"id": "required.blobs.path.igc", "output": "x"}, 5, {"id": "required.ids.homebase.plain", "output": "a"}, {"id": "required.ids.homebase.plain", "output": "a"}]}"#
                 .utf8
@@ -193,7 +197,7 @@ struct CommandLineTests {
         #expect(lines.contains("\(ids): /cases/3: case required.ids.homebase.plain is answered twice"))
         #expect(
             lines.contains {
-                $0.hasPrefix("FAIL required.schema.flight.write")
+                $0.hasPrefix("FAIL required.schema.flight.android.write")
                     && $0.hasSuffix("unknown member \"writ\"; an output has path, write and stored")
             })
         try FileManager.default.removeItem(at: dir.appendingPathComponent("vectors/ids.json"))

@@ -83,7 +83,7 @@ struct CorpusFlightTests {
         let fixture = try Self.fixture(name)
         let golden =
             try CanonicalJSON.decode(
-                Data(contentsOf: GoldenSuite.defaultRoot.appendingPathComponent("schema/flight.json"))
+                Data(contentsOf: GoldenSuite.defaultRoot.appendingPathComponent("schema/flight.android.json"))
             ).mapValue ?? [:]
         #expect(
             golden["fixture"]?[fieldPath: "igc"]

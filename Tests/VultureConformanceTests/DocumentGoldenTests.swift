@@ -5,9 +5,10 @@ import VultureSyncSchema
 
 /// The document goldens are valid documents by the schema tables and by the generated codecs.
 @Suite struct DocumentGoldenTests {
+    /// Every document golden, as written by each platform (`flight.android`, `flight.ios`, …).
     static let names = [
         "flight", "task", "mapFile", "homebase", "recentCompetition", "settings", "profile", "tombstone",
-    ]
+    ].flatMap { ["\($0).android", "\($0).ios"] }
 
     static func golden(_ name: String) throws -> [String: FirestoreValue] {
         let url = GoldenSuite.defaultRoot.appendingPathComponent("schema/\(name).json")
@@ -33,7 +34,7 @@ import VultureSyncSchema
     }
 
     /// Read with the generated type and written back, each form gives its own bytes back.
-    @Test(arguments: names.filter { $0 != "tombstone" })
+    @Test(arguments: names.filter { !$0.hasPrefix("tombstone.") })
     func generatedCodecsRoundTrip(_ name: String) throws {
         let g = try Self.golden(name)
         guard case .string(let collection)? = g["collection"],
@@ -50,7 +51,7 @@ import VultureSyncSchema
     }
 
     @Test func tombstoneKeepsOnlyCommonFields() throws {
-        let g = try Self.golden("tombstone")
+        let g = try Self.golden("tombstone.android")
         let common = Set(SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
         for form in DocumentForm.allCases {
             let doc = try #require(g[form.rawValue]?.mapValue)
@@ -60,13 +61,13 @@ import VultureSyncSchema
     }
 
     @Test func settingsGoldenCarriesAll42Keys() throws {
-        let values = try #require(Self.golden("settings")["stored"]?.mapValue?["values"]?.mapValue)
+        let values = try #require(Self.golden("settings.android")["stored"]?.mapValue?["values"]?.mapValue)
         #expect(values.count == 42)
         #expect(Set(values.keys) == Set(SyncSchema.vulture.settingsKeys.map(\.key)))
     }
 
     @Test func flightGoldenUsesTheCorpusFileId() throws {
-        let g = try Self.golden("flight")
+        let g = try Self.golden("flight.android")
         #expect(
             g["path"]
                 == .string(

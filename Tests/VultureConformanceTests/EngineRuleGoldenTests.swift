@@ -18,10 +18,13 @@ import VultureSyncSchema
         return document + "." + (rule.fieldPath ?? "any").replacingOccurrences(of: "*", with: "any")
     }
 
-    /// The merge cases of a row: `required.merge.ROW.NAME` with NAME one segment.
+    /// The merge cases of a row: `LEVEL.merge.ROW.NAME` (LEVEL `required` or `recommended`) with NAME one
+    /// segment.
     static func cases(of rule: MergeRule, in ids: [String]) -> [String] {
-        let prefix = "required.merge.\(rowKey(rule))."
-        return ids.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".") }
+        ["required", "recommended"].flatMap { level in
+            let prefix = "\(level).merge.\(rowKey(rule))."
+            return ids.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".") }
+        }
     }
 
     @Test func everyMergeRuleRowHasThreeCases() throws {
@@ -32,6 +35,7 @@ import VultureSyncSchema
         let rowKeys = Set(MergeRule.all.map(Self.rowKey))
         let unattributed = ids.filter { id in
             !MergeRule.all.contains { !Self.cases(of: $0, in: [id]).isEmpty } && !id.hasPrefix("required.merge.input.")
+                && !id.hasPrefix("recommended.merge.input.")
         }
         #expect(unattributed.isEmpty, "cases naming no row of \(rowKeys.sorted()): \(unattributed)")
     }

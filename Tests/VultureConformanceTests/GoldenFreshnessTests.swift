@@ -10,7 +10,7 @@ import VultureGoldens
 
     @Test func everyGoldenIsCurrent() throws {
         let files = try GoldenWriter.render()
-        #expect(files.count == 17)
+        #expect(files.count == 25)
         let drift = GoldenWriter.drift(of: files, under: Self.root)
         let report = drift.map(\.diff).joined(separator: "\n")
         #expect(
@@ -33,9 +33,9 @@ import VultureGoldens
         let text = try String(contentsOf: ids, encoding: .utf8)
         try text.replacingOccurrences(of: "required.ids.homebase.trim\"", with: "required.ids.homebase.trimmed\"")
             .write(to: ids, atomically: true, encoding: .utf8)
-        try FileManager.default.removeItem(at: tree.appendingPathComponent("Goldens/schema/task.json"))
+        try FileManager.default.removeItem(at: tree.appendingPathComponent("Goldens/schema/task.android.json"))
         let drift = GoldenWriter.drift(of: files, under: tree)
-        #expect(drift.map(\.path) == ["Goldens/schema/task.json", "Goldens/vectors/ids.json"])
+        #expect(drift.map(\.path) == ["Goldens/schema/task.android.json", "Goldens/vectors/ids.json"])
         let idsDiff = try #require(drift.last?.diff)
         #expect(idsDiff.hasPrefix("--- a/Goldens/vectors/ids.json\n+++ b/Goldens/vectors/ids.json\n@@ "))
         #expect(idsDiff.contains("-      \"id\": \"required.ids.homebase.trimmed\","))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureFirestore
 import VultureSyncSchema
 
 /// The README's Swift snippets, compiled and run: each block of README.md appears below line for
@@ -12,12 +13,13 @@ struct MyEncoderImplementation: ConformanceImplementation {
     mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer { reference.answer(testCase) }
 }
 
-// README snippet 1: the suite in your own tests.
+// README snippet 1: the suite in your own tests (failure-list.txt is this target's resource).
 @Test func conformsToTheVultureSyncSchema() throws {
-    let suite = try GoldenSuite.load()  // this package's Goldens/
+    let suite = try GoldenSuite.load()  // the goldens bundled with VultureConformance
+    let known = try FailureList.load(resource: "failure-list.txt", in: .module)  // this test target's resource
     var mine = MyEncoderImplementation()  // conforms to ConformanceImplementation
-    let run = ConformanceRunner.run(suite.cases, on: &mine, failureList: FailureList(entries: [:]))
-    #expect(run.exitStatus == 0, "\(ConformanceRunner.report(run, failureList: nil).joined(separator: "\n"))")
+    let run = ConformanceRunner.run(suite.cases, on: &mine, failureList: known)
+    #expect(run.exitStatus == 0, "\(ConformanceRunner.report(run, failureList: known).joined(separator: "\n"))")
 }
 
 @Suite struct ReadmeSnippetTests {
@@ -27,8 +29,9 @@ struct MyEncoderImplementation: ConformanceImplementation {
     // README snippet 2: typed documents and ids.
     @Test func typedDocumentsAndIds() throws {
         let value = try #require(
-            try CanonicalJSON.decode(Data(contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.json")))[
-                fieldPath: "stored"])
+            try CanonicalJSON.decode(
+                Data(contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.android.json")))[
+                    fieldPath: "stored"])
         let flight = try FlightDocument(firestoreValue: value, form: .stored)  // typed errors: schema.type, …
         let write = flight.firestoreValue(form: .write)  // updatedAt → $serverTimestamp
         let id = DocumentIds.homebaseId(name: "  Aachen Merzbrück ")  // Kotlin trim() + lowercase(Locale.ROOT)
@@ -39,14 +42,45 @@ struct MyEncoderImplementation: ConformanceImplementation {
     // README snippet 3: canonical typed JSON.
     @Test func canonicalTypedJSON() throws {
         let text = try String(
-            contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.json"), encoding: .utf8)
-        let golden = try CanonicalJSON.decode(Array(text.utf8), file: "Goldens/schema/flight.json")  // both forms
+            contentsOf: Self.root.appendingPathComponent("Goldens/schema/flight.android.json"), encoding: .utf8)
+        let golden = try CanonicalJSON.decode(Array(text.utf8), file: "flight.android.json")  // both forms
         let stored = golden[fieldPath: "stored"]!
         try stored.validate(form: .stored)  // Firestore's limits; no sentinels in the stored form
         let bytes = CanonicalJSON.encode(stored)  // byte-canonical
         let rest = try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(fields: stored.mapValue ?? [:]))
         #expect(try CanonicalJSON.decode(bytes) == stored)
         #expect(try FirestoreRESTJSON.decodeDocument(rest).fields == stored.mapValue)
+    }
+
+    /// The server clock README snippet 4 injects: a fixed time (no wall clock).
+    struct ServerClock: Sendable {
+        let time: FirestoreTimestamp
+        func now() -> FirestoreTimestamp { time }
+    }
+
+    // README snippet 4: VultureFirestore, the in-memory database.
+    @Test func inMemoryFirestore() throws {
+        let serverClock = ServerClock(time: try FirestoreTimestamp(seconds: 1_792_000_000, microseconds: 123_456))
+        let summary: FirestoreValue = .map(["thermalAltitudeGained": .double(1200.0)])
+        let uid = "u1"
+        let path = "users/\(uid)/flights/f1"
+        let since = try FirestoreTimestamp(seconds: 1_791_999_880)
+        let cursor: FirestoreQuery.Cursor? = nil
+        let db = InMemoryFirestore(clock: { serverClock.now() })  // or FirestoreRESTClient(baseURL:projectId:)
+        let result = try db.commit([
+            try .set(["summary": summary, "updatedAt": .serverTimestamp], merge: true, path: path)
+        ])
+        let page = try db.runQuery(
+            FirestoreQuery(
+                parent: "users/\(uid)", collectionId: "flights",
+                filters: [.init(try FieldPath(["updatedAt"]), .greaterThanOrEqual, .timestamp(since))],
+                orderBy: [.init(try FieldPath(["updatedAt"])), .init(.documentName)], startAt: cursor, limit: 500))
+        #expect(result.commitTime == serverClock.time)
+        #expect(result.writeResults.map(\.updateTime) == [serverClock.time])
+        // The server timestamp is the request time in milliseconds.
+        let written = try FirestoreTimestamp(seconds: 1_792_000_000, microseconds: 123_000)
+        #expect(page.map(\.path) == [path])
+        #expect(page.first?.fields == ["summary": summary, "updatedAt": .timestamp(written)])
     }
 
     /// The ```swift blocks of README.md, without their `import` lines, trimmed.
@@ -75,7 +109,7 @@ struct MyEncoderImplementation: ConformanceImplementation {
 
     @Test func readmeSnippetsAreTheseTests() throws {
         let blocks = try Self.readmeBlocks()
-        #expect(blocks.count == 3)
+        #expect(blocks.count == 4)
         let source = Self.squeezed(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         for (index, block) in blocks.enumerated() {
             #expect(
@@ -84,7 +118,7 @@ struct MyEncoderImplementation: ConformanceImplementation {
         }
         // A README line that changed (here: one more argument) is no longer found.
         let changed = blocks[0].map {
-            $0.replacingOccurrences(of: "FailureList(entries: [:])", with: "FailureList(entries: [:]), only: []")
+            $0.replacingOccurrences(of: "failureList: known)", with: "failureList: known, only: [])")
         }
         #expect(changed != blocks[0])
         #expect(!source.contains(Self.squeezed(changed.joined())))

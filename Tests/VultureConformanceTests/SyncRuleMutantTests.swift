@@ -53,10 +53,16 @@ func timestamps(_ values: [FirestoreValue?]) -> [FirestoreTimestamp] {
     values.compactMap { if case .timestamp(let t)? = $0 { t } else { nil } }
 }
 
+/// The id of the golden case `id` with its level (`required.` or `recommended.`, as its pins make it).
+func leveled(_ id: String) -> String {
+    let cases = (try? MutantTests.suite.get().cases) ?? []
+    return cases.first { $0.id == "recommended." + id }?.id ?? "required." + id
+}
+
 /// The latest time of `field` on either side instead of the earliest.
 func latestInsteadOfEarliest(_ row: String, _ collection: String, _ field: String) -> Mutant {
     Mutant(
-        name: "\(row): latest for earliest", caughtBy: "required.merge.\(row).earliest-wins",
+        name: "\(row): latest for earliest", caughtBy: leveled("merge.\(row).earliest-wins"),
         fault: mergedDocument(collection) { c, d in
             if let t = timestamps([side(c, "local")[field], side(c, "remote")[field]]).max() {
                 d[field] = .timestamp(t)
@@ -67,7 +73,7 @@ func latestInsteadOfEarliest(_ row: String, _ collection: String, _ field: Strin
 /// A clear that does not travel: the latest date of either side wherever the merge gave null.
 func clearStays(_ row: String, _ collection: String, _ field: String) -> Mutant {
     Mutant(
-        name: "\(row): a clear that does not travel", caughtBy: "required.merge.\(row).clear-travels",
+        name: "\(row): a clear that does not travel", caughtBy: leveled("merge.\(row).clear-travels"),
         fault: mergedDocument(collection) { c, d in
             guard d[field] == .null, let t = timestamps([side(c, "local")[field], side(c, "remote")[field]]).max()
             else { return }
@@ -78,7 +84,7 @@ func clearStays(_ row: String, _ collection: String, _ field: String) -> Mutant 
 /// A blob map dropped when one side has none.
 func mapDropped(_ row: String, _ collection: String, _ field: String) -> Mutant {
     Mutant(
-        name: "\(row): a missing map drops the other", caughtBy: "required.merge.\(row).missing-map-takes-other",
+        name: "\(row): a missing map drops the other", caughtBy: leveled("merge.\(row).missing-map-takes-other"),
         fault: mergedDocument(collection) { c, d in
             if side(c, "local")[field]?.mapValue == nil || side(c, "remote")[field]?.mapValue == nil {
                 d[field] = .null
@@ -89,7 +95,7 @@ func mapDropped(_ row: String, _ collection: String, _ field: String) -> Mutant 
 /// `uploaded` taken from one side instead of OR-ed.
 func uploadedFrom(_ row: String, _ collection: String, _ field: String, _ from: String, caughtBy: String) -> Mutant {
     Mutant(
-        name: "\(row): uploaded from \(from), not OR-ed", caughtBy: "required.merge.\(row).\(caughtBy)",
+        name: "\(row): uploaded from \(from), not OR-ed", caughtBy: leveled("merge.\(row).\(caughtBy)"),
         fault: mergedDocument(collection) { c, d in
             guard var map = d[field]?.mapValue, let up = side(c, from)[field]?.mapValue?["uploaded"] else { return }
             map["uploaded"] = up
@@ -156,7 +162,7 @@ let syncRuleMutants: [Mutant] = [
         }),
     Mutant(
         name: "any.clientUpdatedAt: the merged clock from the server",
-        caughtBy: "required.merge.any.clientUpdatedAt.earlier-remote-clock-ignored",
+        caughtBy: "recommended.merge.any.clientUpdatedAt.earlier-remote-clock-ignored",
         fault: mergedDocument { c, d in d["clientUpdatedAt"] = side(c, "remote")["clientUpdatedAt"] }),
     Mutant(
         name: "flight.inLogbook: AND for OR", caughtBy: "required.merge.flight.inLogbook.or-true-wins",
@@ -214,7 +220,7 @@ let syncRuleMutants: [Mutant] = [
         }),
     Mutant(
         name: "flight.taskId: a pending assignment forgotten",
-        caughtBy: "required.merge.flight.taskId.pending-counts-as-local",
+        caughtBy: "recommended.merge.flight.taskId.pending-counts-as-local",
         fault: mergeOutput("flights") { c, out in
             if case .string? = member(c, "deferredTaskId") { out["deferredTaskId"] = .null }
         }),
@@ -238,7 +244,7 @@ let syncRuleMutants: [Mutant] = [
             if empty && d["contentHash"] == .null { d["contentHash"] = .string("") }
         }),
     Mutant(
-        name: "trim: no id tie-break (input order)", caughtBy: "required.trim.tie-by-id",
+        name: "trim: no id tie-break (input order)", caughtBy: "recommended.trim.tie-by-id",
         fault: { c, answer in
             guard c.op == "recents.trim", case .output = answer else { return answer }
             return .output(trimWithoutIdTieBreak(c))
@@ -320,14 +326,14 @@ let syncRuleMutants: [Mutant] = [
                 })
         }),
     Mutant(
-        name: "duplicates: two unnamed pilots differ", caughtBy: "required.duplicates.null-pilots-match",
+        name: "duplicates: two unnamed pilots differ", caughtBy: "recommended.duplicates.null-pilots-match",
         fault: output("duplicates.r4") { c, out in
             guard case .array(let flights)? = member(c, "flights") else { return }
             let unnamed = flights.allSatisfy { $0.mapValue?["document"]?.mapValue?["pilotName"] == .null }
             if unnamed { out["groups"] = .array([]) }
         }),
     Mutant(
-        name: "duplicates: the other's fields not merged", caughtBy: "required.duplicates.user-fields-merged",
+        name: "duplicates: the other's fields not merged", caughtBy: "recommended.duplicates.user-fields-merged",
         fault: output("duplicates.r4") { c, out in
             guard case .array(let groups)? = out["groups"], case .array(let flights)? = member(c, "flights") else {
                 return

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureSyncSchema
+import VultureTesteeProcess
 
 @Suite struct TesteeServerTests {
     static func server() -> TesteeServer<ReferenceImplementation> {

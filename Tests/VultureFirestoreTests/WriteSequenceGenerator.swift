@@ -22,7 +22,7 @@ struct WriteSequenceGenerator {
         documentIds = Array(["d1", "d 2", "d3"].prefix(idCount))
     }
 
-    mutating func commitCount() -> Int { 1 + rng.below(5) }
+    mutating func commitCount() -> Int { 1 + rng.below(7) }
 
     /// One commit's writes; `current` gives the documents as the database holds them now.
     mutating func commit(current: (String) -> FirestoreDocument?) -> [FirestoreWrite] {
@@ -59,10 +59,10 @@ struct WriteSequenceGenerator {
         }
         if w?.isDelete == false || rng.chance(0.5) {
             switch rng.below(100) {
-            case 0..<55: break
-            case 55..<70: w?.precondition = .exists(true)
-            case 70..<85: w?.precondition = .exists(false)
-            case 85..<93: if let current { w?.precondition = .updateTime(current.updateTime) }
+            case 0..<62: break
+            case 62..<74: w?.precondition = .exists(true)
+            case 74..<86: w?.precondition = .exists(false)
+            case 86..<94: if let current { w?.precondition = .updateTime(current.updateTime) }
             default: w?.precondition = .updateTime(staleTime(current))
             }
         }
@@ -94,10 +94,21 @@ struct WriteSequenceGenerator {
         for _ in 0..<rng.below(5) {
             fields[rng.pick(Self.names)] = value(depth: 1, allowDelete: allowDelete)
         }
-        if rng.chance(0.004) { fields["__reserved__"] = .integer(1) }
-        if rng.chance(0.004) {
+        // Now and then something Firestore refuses: a reserved, empty or too long field name, a
+        // document over 1 MiB, a string over the value limit, maps nested 21 deep.
+        switch rng.below(1000) {
+        case 0..<3: fields["__reserved__"] = .integer(1)
+        case 3..<5: fields[""] = .integer(1)
+        case 5..<7: fields[String(repeating: "n", count: 1501)] = .integer(1)
+        case 7..<11:
             fields["big1"] = .string(String(repeating: "x", count: 600_000))
-            fields["big2"] = .string(String(repeating: "y", count: 600_000))
+            fields["big2"] = .string(String(repeating: "y", count: 448_400 + rng.below(200)))
+        case 11..<12: fields["huge"] = .bytes(Data(count: 1_048_487 + rng.below(2)))
+        case 12..<15:
+            var deep = FirestoreValue.map([:])
+            for _ in 0..<(19 + rng.below(3)) { deep = .map(["d": deep]) }
+            fields["deep"] = deep
+        default: break
         }
         return fields
     }
@@ -138,7 +149,9 @@ struct WriteSequenceGenerator {
             return .integer(rng.pick([0, 1, -1, 7, .max, .min, .max - 1, .min + 1, Int64(bitPattern: rng.next())]))
         case 4, 5:
             return .double(
-                rng.pick([0.0, -0.0, 0.5, 1.5, 3.0, -2.75, 1e308, -1e308, .nan, .infinity, -.infinity, 5e-324]))
+                rng.pick([
+                    0.0, -0.0, 0.5, 1.5, 3.0, -2.75, 1e308, -1e308, .nan, .infinity, -.infinity, .leastNonzeroMagnitude,
+                ]))
         case 6, 7: return .string(rng.pick(["", "x", "é", "日本語", "a b", String(rng.next() % 1000)]))
         case 8:
             let seconds = Int64(rng.below(4_000_000_000)) - 1_000_000_000

@@ -36,7 +36,7 @@ struct Rejection: CustomTestStringConvertible, Sendable {
 }
 
 let deepArray = String(repeating: "[{\"a\":", count: 11) + "1" + String(repeating: "}]", count: 11)
-let deepMap = String(repeating: "{\"a\":", count: 21) + "1" + String(repeating: "}", count: 21)
+let deepMap = String(repeating: "{\"a\":", count: 21) + "{}" + String(repeating: "}", count: 21)
 let veryDeep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
 
 let canonicalRejections: [Rejection] = [

@@ -40,6 +40,7 @@ struct IdsCommandLineTests {
         #expect(String(decoding: r.stdout, as: UTF8.self) == id + "\n")
     }
 
+    @available(macOS 13, iOS 16, *)  // Regex
     @Test func flightIdOfAFileAndARandomTaskId() throws {
         let exe = try #require(IdsTestSupport.conformanceExecutable)
         let dir = try IdsTestSupport.temporaryDirectory()

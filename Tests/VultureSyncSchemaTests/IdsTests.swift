@@ -75,6 +75,7 @@ struct IdsTests {
             DocumentIds.homebaseId(name: "   ") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
+    @available(macOS 13, iOS 16, *)  // Regex
     @Test func taskIdHashesTheExternalUrlOrIsARandomUUID() throws {
         let url =
             "https://www.soaringspot.com/en_gb/39th-fai-world-gliding-championships-2026/tasks/club/task-1-on-2026-07-01"

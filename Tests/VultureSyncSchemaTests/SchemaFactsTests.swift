@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VultureSyncSchema
 
 /// The generated facts agree with the layers that cannot read them and with the seed.

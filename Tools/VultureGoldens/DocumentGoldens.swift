@@ -1,4 +1,5 @@
 import Foundation
+import VultureConformance
 import VultureSyncSchema
 
 /// One document golden before its documents are known: `encode` answers it in both forms.
@@ -8,6 +9,9 @@ struct DocumentGoldenDefinition {
     var collection: String
     var fixture: [String: FirestoreValue]
     var note: String
+    /// The pins of `Spec/pins.tsv` the documents rest on (a choice or an open question makes them recommended).
+    var pins: [SchemaPin] = []
+
 }
 
 /// The eight document goldens the schema names (schema §2: flight, task, mapFile, homebase,
@@ -88,7 +92,8 @@ enum DocumentGoldens {
                 "source": .string("corpus " + CorpusFlight.file),
             ],
             note:
-                "A real IGC file with its real id; the header fields come from the file, the analysis values are realistic."
+                "A real IGC file with its real id; the header fields come from the file, the analysis values are realistic.",
+            pins: [.integerOrDouble, .summaryRequired, .blobMapsNullable]
         )
     }
 
@@ -150,7 +155,8 @@ enum DocumentGoldens {
                 "record": .map(record), "taskId": .string("7b2f0c1e-4a3d-4e5f-9a8b-1c2d3e4f5a6b"),
             ],
             note:
-                "A task without externalUrl keeps its random UUID id; turnpoints carry the iOS Waypoint keys and zones."
+                "A task without externalUrl keeps its random UUID id; turnpoints carry the iOS Waypoint keys and zones.",
+            pins: [.zoneTypeInteger, .zoneNumbersDouble, .turnpointTypes]
         )
     }
 
@@ -170,7 +176,8 @@ enum DocumentGoldens {
                     "sizeBytes": .integer(1_937_402), "gzBytes": .integer(402_118), "uploaded": .boolean(false),
                 ]),
             ],
-            note: "A downloaded airspace file: the pinned id rule, and a content map reserved but not uploaded yet.")
+            note: "A downloaded airspace file: the pinned id rule, and a content map reserved but not uploaded yet.",
+            pins: [.mapFileIdDownloaded])
     }
 
     static var homebase: DocumentGoldenDefinition {
@@ -185,7 +192,8 @@ enum DocumentGoldens {
                     "longitude": .double(6.186_111_111_111_111), "usedAt": ts("2026-04-12T09:00:00Z"),
                 ]),
             ],
-            note: "The id hashes the trimmed, lowered name; the document keeps the name as entered.")
+            note: "The id hashes the trimmed, lowered name; the document keeps the name as entered.",
+            pins: [.homebaseNormalization])
     }
 
     static var recentCompetition: DocumentGoldenDefinition {
@@ -201,7 +209,8 @@ enum DocumentGoldens {
                 ]),
                 "competitionId": .string("belgian-nationals-2026"),
             ],
-            note: "Calendar days as yyyy-MM-dd strings; the id is the Soaring Spot competition id.")
+            note: "Calendar days as yyyy-MM-dd strings; the id is the Soaring Spot competition id.",
+            pins: [.dateStrings])
     }
 
     static var profile: DocumentGoldenDefinition {
@@ -216,7 +225,8 @@ enum DocumentGoldens {
                 ]),
                 "storageBytesBefore": .integer(12_408_221), "storageBytesDelta": .integer(CorpusFlight.gzBytes),
             ],
-            note: "storageBytes moves by $increment in the same batch as the blob reservation it counts (schema §5.1).")
+            note: "storageBytes moves by $increment in the same batch as the blob reservation it counts (schema §5.1).",
+            pins: [.profileNoCommonFields])
     }
 
     static var tombstone: DocumentGoldenDefinition {
@@ -230,7 +240,20 @@ enum DocumentGoldens {
                 "tombstone": .boolean(true),
                 "igc": CorpusFlight.igc,
             ],
-            note: "A delete is a full replace (not a merge) holding only the common fields, deleted and deletedAt.")
+            note: "A delete is a full replace (not a merge) holding only the common fields, deleted and deletedAt.",
+            pins: [.tombstoneFullReplace])
+    }
+
+    /// A golden's fixture holding its map file's id (`fileId`), so that a case built on it does not rest
+    /// on the pinned id strings (an open question); other collections' fixtures unchanged.
+    static func holdingId(_ golden: DocumentGoldenDefinition) -> [String: FirestoreValue] {
+        var f = golden.fixture
+        guard golden.collection == "mapFiles",
+            let path = try? DocumentFixture(collection: golden.collection, fixture: f).encode(form: .stored).path,
+            let id = path.split(separator: "/").last
+        else { return f }
+        f["fileId"] = .string(String(id))
+        return f
     }
 
     static var all: [DocumentGoldenDefinition] {
@@ -284,6 +307,7 @@ extension DocumentGoldens {
                     server: "2026-09-30T18:00:04.118Z"),
                 "values": .map(values),
             ],
-            note: "All 42 key ids; units as unit ids, enums as case names, zones as maps, the home base as a map.")
+            note: "All 42 key ids; units as unit ids, enums as case names, zones as maps, the home base as a map.",
+            pins: [.settingsValuesDictionary, .enumCaseNames])
     }
 }

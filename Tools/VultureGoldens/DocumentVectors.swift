@@ -10,19 +10,22 @@ enum DocumentVectors {
         // Merge payloads: only changed fields plus the common fields (schema §5.1).
         func merge(
             _ id: String, _ golden: DocumentGoldenDefinition, _ edit: (inout [String: FirestoreValue]) -> Void,
-            _ note: String
+            _ note: String, pins: [SchemaPin] = []
         ) {
-            var f = golden.fixture
+            var f = DocumentGoldens.holdingId(golden)
             let agreed = f["record"] ?? .map([:])
             var local = agreed.mapValue ?? [:]
             edit(&local)
             f.removeValue(forKey: "record")
             f["agreed"] = agreed
             f["local"] = .map(local)
-            cases.append(
-                VectorDefinition(
-                    id: "required.merge-payload.\(id)", section: "schema §5.1", op: "merge.payload",
-                    input: .map(["collection": .string(golden.collection), "fixture": .map(f)]), note: note))
+            for writer in Writer.allCases {
+                cases.append(
+                    VectorDefinition(
+                        id: "merge-payload.\(id).\(writer.rawValue)", section: "schema §5.1", op: "merge.payload",
+                        input: .map(["collection": .string(golden.collection), "fixture": .map(writer.writing(f))]),
+                        note: note, pins: pins))
+            }
         }
         merge(
             "flight.comments", DocumentGoldens.flight, { $0["comments"] = .string("Re-read the trace: 520 km.") },
@@ -43,14 +46,15 @@ enum DocumentVectors {
                 s["analysisVersion"] = .integer(3)
                 s["thermalAltitudeGained"] = .integer(9_702)
                 r["summary"] = .map(s)
-            }, "pinned: a changed nested map is sent whole")
+            }, "a changed nested map is sent whole", pins: [.mergeNestedMapWhole])
         merge(
             "flight.optional-removed", DocumentGoldens.flight,
             { r in
                 var s = r["summary"]?.mapValue ?? [:]
                 s.removeValue(forKey: "thermalAltitudeGained")
                 r["summary"] = .map(s)
-            }, "an optional key removed from a nested map: the map is sent whole without it")
+            }, "an optional key removed from a nested map: the map is sent whole without it",
+            pins: [.mergeNestedMapWhole])
         merge("flight.no-change", DocumentGoldens.flight, { _ in }, "no change: the common fields only")
         merge(
             "homebase.used", DocumentGoldens.homebase, { $0["usedAt"] = ts("2026-04-19T07:45:00Z") },
@@ -65,7 +69,7 @@ enum DocumentVectors {
             DocumentGoldens.flight, DocumentGoldens.task, DocumentGoldens.mapFile, DocumentGoldens.homebase,
             DocumentGoldens.recentCompetition,
         ] {
-            var f = golden.fixture
+            var f = DocumentGoldens.holdingId(golden)
             f["record"] = nil
             f["tombstone"] = .boolean(true)
             if var c = f["context"]?.mapValue {
@@ -75,13 +79,17 @@ enum DocumentVectors {
             if golden.collection == "mapFiles" || golden.collection == "homebases" {
                 f["record"] = golden.fixture["record"]  // their ids come from record fields
             }
-            cases.append(
-                VectorDefinition(
-                    id: "required.tombstone.\(golden.name)", section: "schema §5.4", op: "encode",
-                    input: .map([
-                        "collection": .string(golden.collection), "form": .string("write"), "fixture": .map(f),
-                    ]),
-                    note: "deleted: true, deletedAt and the common fields; every other field removed"))
+            for writer in Writer.allCases {
+                cases.append(
+                    VectorDefinition(
+                        id: "tombstone.\(golden.name).\(writer.rawValue)", section: "schema §5.4", op: "encode",
+                        input: .map([
+                            "collection": .string(golden.collection), "form": .string("write"),
+                            "fixture": .map(writer.writing(f)),
+                        ]),
+                        note: "deleted: true, deletedAt and the common fields; every other field removed",
+                        pins: [.tombstoneFullReplace]))
+            }
         }
 
         // An unknown content: contentHash written as null, never "" (schema §5.5), and no content map.
@@ -92,28 +100,36 @@ enum DocumentVectors {
             pending["record"] = .map(r)
         }
         pending["content"] = nil
+        pending = DocumentGoldens.holdingId(
+            DocumentGoldenDefinition(name: "", section: "", collection: "mapFiles", fixture: pending, note: ""))
         for form in DocumentForm.allCases {
-            cases.append(
-                VectorDefinition(
-                    id: "required.encode.map-file-content-unknown.\(form.rawValue)", section: "schema §5.5",
-                    op: "encode",
-                    input: .map([
-                        "collection": .string("mapFiles"), "form": .string(form.rawValue), "fixture": .map(pending),
-                    ]),
-                    note: "a map file whose content is unknown: contentHash null, never \"\", and content null"))
+            for writer in Writer.allCases {
+                cases.append(
+                    VectorDefinition(
+                        id: "encode.map-file-content-unknown.\(form.rawValue).\(writer.rawValue)",
+                        section: "schema §5.5", op: "encode",
+                        input: .map([
+                            "collection": .string("mapFiles"), "form": .string(form.rawValue),
+                            "fixture": .map(writer.writing(pending)),
+                        ]),
+                        note:
+                            "a map file whose content is unknown: contentHash null, never \"\", and content null (a "
+                            + "required nullable field is written as null, never left out)"))
+            }
         }
 
         // Decoding with unknown fields: a reader keeps what it does not know (schema §2).
         func decode(
             _ id: String, _ golden: DocumentGoldenDefinition, _ extra: (inout [String: FirestoreValue]) -> Void,
-            _ note: String
+            _ note: String, pins: [SchemaPin] = []
         ) {
             var doc = storedDocument(golden)
             extra(&doc)
             cases.append(
                 VectorDefinition(
-                    id: "required.decode.\(id)", section: "schema §2 common fields", op: "decode",
-                    input: .map(["collection": .string(golden.collection), "document": .map(doc)]), note: note))
+                    id: "decode.\(id)", section: "schema §2 common fields", op: "decode",
+                    input: .map(["collection": .string(golden.collection), "document": .map(doc)]), note: note,
+                    pins: pins))
         }
         decode(
             "flight.unknown-top-level", DocumentGoldens.flight, { $0["glideRatio"] = .double(42.5) },
@@ -149,6 +165,23 @@ enum DocumentVectors {
                 tps[0] = .map(first)
                 d["turnpoints"] = .array(tps)
             }, "an unknown key inside an array element survives")
+        decode(
+            "flight.ios-without-android-fields", DocumentGoldens.flight,
+            { d in
+                // What an iOS writer that never heard of these nullable fields stores (iOS has no taskId, …).
+                for key in ["taskId", "weglideFlightId", "skylinesFlightId"] { d.removeValue(forKey: key) }
+            },
+            "a reader treats an absent field as null and writes it back as null (taskId, weglideFlightId, "
+                + "skylinesFlightId): decode is not the identity",
+            pins: [.presenceMeaning])
+        decode(
+            "flight.absent-defaults", DocumentGoldens.flight,
+            { d in
+                for key in ["rating", "waterBallast", "isRead"] { d.removeValue(forKey: key) }
+            },
+            "an absent non-nullable field reads as its default and is written back so (rating 0, waterBallast 0, "
+                + "isRead false)",
+            pins: [.fieldDefaults])
         return VectorFile(
             area: "documents", summary: "merge payloads, tombstone writes, decoding with unknown fields", cases: cases)
     }

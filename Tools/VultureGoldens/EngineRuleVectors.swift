@@ -24,13 +24,13 @@ enum TrimVectors {
         var cases: [VectorDefinition] = []
         func add(
             _ id: String, _ rows: [FirestoreValue], section: String = "schema §5.5", _ note: String,
-            error: String? = nil
+            error: String? = nil, pins: [SchemaPin] = []
         ) {
             cases.append(
                 VectorDefinition(
-                    id: "required.trim.\(id)", section: section, op: "recents.trim",
+                    id: "trim.\(id)", section: section, op: "recents.trim",
                     input: .map(["rows": .array(rows)]),
-                    note: note, expectedError: error))
+                    note: note, expectedError: error, pins: pins))
         }
         add("at-cap", opened(cap), section: "schema §5.3", "exactly the cap of flights with a date: nothing changes")
         var logbookLast = opened(cap)
@@ -46,9 +46,10 @@ enum TrimVectors {
         var tie = opened(cap - 1)
         for id in ["tie-c", "tie-a", "tie-b"] { tie.append(row(id, at(-90_000), logbook: id == "tie-c")) }
         add(
-            "tie-by-id", tie,
-            "three flights opened at one instant straddle the cap: the smallest id keeps its date, "
-                + "the others are trimmed, so every device trims the same ones (given in another order)")
+            "tie-by-id", tie, section: "schema §5.5 (pinned)",
+            "pinned: three flights opened at one instant straddle the cap: the smallest id keeps its date, "
+                + "the others are trimmed, so every device trims the same ones (given in another order)",
+            pins: [.recentsTieOrder])
         add(
             "stranded", [row("s-1", .null, logbook: false), row("s-2", at(-10), logbook: false)],
             "a recents-only flight that arrived by sync without a date is tombstoned")
@@ -65,7 +66,7 @@ enum TrimVectors {
         local.append(row("l-new", at(600), logbook: false, origin: "local"))
         add(
             "cap-counts-local-rows", local, section: "schema §5.5 (pinned)",
-            "pinned: a local flight with a date counts toward the cap like any other")
+            "pinned: a local flight with a date counts toward the cap like any other", pins: [.recentsCapEveryOrigin])
         add(
             "repeated-id", [row("a", at(0), logbook: true), row("a", at(1), logbook: false)],
             "one row per flight: an id given twice is refused", error: "input.shape")
@@ -87,7 +88,7 @@ enum TombstoneVectors {
         func purge(_ id: String, _ tombstones: [FirestoreValue], section: String = "schema §5.4", _ note: String) {
             cases.append(
                 VectorDefinition(
-                    id: "required.tombstones.purge.\(id)", section: section, op: "tombstones.purge",
+                    id: "tombstones.purge.\(id)", section: section, op: "tombstones.purge",
                     input: .map(["now": now, "tombstones": .array(tombstones)]), note: note))
         }
         purge(
@@ -101,7 +102,7 @@ enum TombstoneVectors {
             [
                 candidate("users/u1/homebases/at-cutoff", at(-retention, 500_000)),
                 candidate("users/u1/homebases/just-older", at(-retention, 499_999)),
-            ], section: "schema §5.4 (pinned)",
+            ],
             "strictly before now minus the retention: the one exactly at the cutoff is kept, a microsecond older goes")
         let size = Int(SchemaLimits.engineBatchMaxWrites)
         let many = (0...size).map { i in
@@ -121,18 +122,18 @@ enum TombstoneVectors {
         func delete(
             _ id: String, _ collection: String, _ document: [String: FirestoreValue],
             others: [[String: FirestoreValue]] = [],
-            section: String = "schema §5.4", _ note: String
+            section: String = "schema §5.4", _ note: String, pins: [SchemaPin] = []
         ) {
             cases.append(
                 VectorDefinition(
-                    id: "required.tombstones.delete.\(id)", section: section, op: "tombstones.delete",
+                    id: "tombstones.delete.\(id)", section: section, op: "tombstones.delete",
                     input: .map([
                         "collection": .string(collection), "document": .map(document),
                         "otherLiveDocuments": .array(others.map { .map($0) }),
                         "context": .map([
                             "deviceId": .string("ios-2"), "platform": .string("ios"), "clientUpdatedAt": at(120),
                         ]),
-                    ]), note: note))
+                    ]), note: note, pins: pins))
         }
         let hashA = String(repeating: "a", count: 64)
         let hashB = String(repeating: "b", count: 64)
@@ -149,7 +150,8 @@ enum TombstoneVectors {
             "a flight's tombstone deletes its IGC object and lowers storageBytes by its gzBytes in the same batch")
         delete(
             "flight-not-uploaded", "flights", stored(30, ["igc": MergeVectors.igc(gz: 48_213, uploaded: false)]),
-            section: "schema §5.4 (pinned)", "pinned: a reserved object not yet uploaded is still counted and deleted")
+            section: "schema §5.4 (pinned)", "pinned: a reserved object not yet uploaded is still counted and deleted",
+            pins: [.tombstoneStorageBytes])
         delete(
             "shared-content-stays", "mapFiles", mapFile(hashA), others: [mapFile(hashA), mapFile(hashB)],
             "another live map file has the same contentHash: the object stays, storageBytes is unchanged")
@@ -195,14 +197,14 @@ enum DuplicateVectors {
         let third = DocumentIds.flightId(igcBytes: Data("HFPLTPILOT:third copy\r\n".utf8))
         func add(
             _ id: String, _ flights: [FirestoreValue], tasks: [String]? = nil, section: String = "schema §4",
-            _ note: String
+            _ note: String, pins: [SchemaPin] = []
         ) {
             var input: [String: FirestoreValue] = ["flights": .array(flights)]
             if let tasks { input["tasksOnDevice"] = .array(tasks.map { .string($0) }) }
             cases.append(
                 VectorDefinition(
-                    id: "required.duplicates.\(id)", section: section, op: "duplicates.r4", input: .map(input),
-                    note: note))
+                    id: "duplicates.\(id)", section: section, op: "duplicates.r4", input: .map(input),
+                    note: note, pins: pins))
         }
         add(
             "keep-earliest-import",
@@ -223,16 +225,19 @@ enum DuplicateVectors {
                     ]),
             ], section: "schema §4 (pinned)",
             "pinned: the other's fields merge into the kept one by the merge rules (the kept one as the server); "
-                + "the kept flight keeps its own IGC object")
+                + "the kept flight keeps its own IGC object", pins: [.duplicatesMergeSides])
         add(
             "tie-smaller-id", [flight(ios, importedAt: 0), flight(android, importedAt: 0)],
-            "equal importedAt: the smaller id is kept")
+            section: "schema §4 (pinned)", "pinned: equal importedAt: the smaller id is kept",
+            pins: [.duplicatesKeepOrder])
         add(
             "missing-import-last", [flight(android, importedAt: nil), flight(ios, importedAt: 900)],
-            "a flight without importedAt ranks after one with it")
+            section: "schema §4 (pinned)", "pinned: a flight without importedAt ranks after one with it",
+            pins: [.duplicatesKeepOrder])
         add(
             "null-pilots-match", [flight(android, pilot: nil, importedAt: 0), flight(ios, pilot: nil, importedAt: 5)],
-            section: "schema §4 (pinned)", "pinned: two flights without a pilot name are the same pilot")
+            section: "schema §4 (pinned)", "pinned: two flights without a pilot name are the same pilot",
+            pins: [.duplicatesNullPilot])
         add(
             "different-takeoff", [flight(android, importedAt: 0), flight(ios, takeoff: -7_199, importedAt: 5)],
             "takeoffs a second apart: different flights, nothing changes")
@@ -252,7 +257,8 @@ enum DuplicateVectors {
             "merged-task-deferred",
             [flight(android, importedAt: 0), flight(ios, importedAt: 5, clock: 50, ["taskId": .string(task)])],
             tasks: [], section: "schema §4 (pinned)",
-            "the merged taskId names a task not on the device: stored as null and remembered")
+            "pinned: the merged taskId (the later copy's, merged as local) names a task not on the device: "
+                + "stored as null and remembered", pins: [.duplicatesMergeSides])
         return VectorFile(
             area: "duplicates", summary: "the R4 duplicate pass over the live flights after iOS's first full pull",
             cases: cases)

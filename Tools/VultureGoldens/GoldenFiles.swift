@@ -24,15 +24,19 @@ enum GoldenFiles {
 
     /// The canonical bytes of a document golden: its fixture encoded by the reference in both forms.
     /// - Throws: `DefinitionError` when the reference rejects the fixture.
-    static func render(_ d: DocumentGoldenDefinition, with reference: inout ReferenceImplementation) throws -> [UInt8] {
+    static func render(_ d: DocumentGoldenDefinition, writer: Writer, with reference: inout ReferenceImplementation)
+        throws -> [UInt8]
+    {
+        let fixture = writer.writing(d.fixture)
         var golden: [String: FirestoreValue] = [
-            "case": .string("required.schema.\(d.name)"), "section": .string(d.section),
+            "case": .string("\(Level.of(d.pins)).schema.\(d.name).\(writer.rawValue)"), "section": .string(d.section),
             "collection": .string(d.collection),
-            "fixture": .map(d.fixture), "note": .string(d.note),
+            "fixture": .map(fixture), "note": .string(d.note),
         ]
+        if !d.pins.isEmpty { golden["pins"] = .array(d.pins.map { .string($0.rawValue) }) }
         for form in DocumentForm.allCases {
             let input: FirestoreValue = .map([
-                "collection": .string(d.collection), "form": .string(form.rawValue), "fixture": .map(d.fixture),
+                "collection": .string(d.collection), "form": .string(form.rawValue), "fixture": .map(fixture),
             ])
             let probe = ConformanceCase(
                 id: d.name, section: d.section, op: "encode", input: input, expected: .output(.null))
@@ -56,19 +60,29 @@ enum GoldenFiles {
     /// - Throws: `DefinitionError` when the reference skips a case or answers otherwise than declared.
     static func render(_ file: VectorFile, with reference: inout ReferenceImplementation) throws -> [UInt8] {
         var cases: [FirestoreValue] = []
+        var seen: Set<String> = []
         for d in file.cases {
+            guard seen.insert(d.fullId).inserted else {
+                throw DefinitionError(description: "\(d.fullId) is defined twice")
+            }
+            guard d.fullId.hasPrefix(Level.of(d.pins) + ".") else {
+                throw DefinitionError(
+                    description: "\(d.fullId): its pins make it \(Level.of(d.pins)) (a choice or open pin: recommended)"
+                )
+            }
             let probe = ConformanceCase(
-                id: d.id, section: d.section, op: d.op, input: d.input, expected: .output(.null))
+                id: d.fullId, section: d.section, op: d.op, input: d.input, expected: .output(.null))
             var m: [String: FirestoreValue] = [
-                "id": .string(d.id), "section": .string(d.section), "op": .string(d.op), "input": d.input,
+                "id": .string(d.fullId), "section": .string(d.section), "op": .string(d.op), "input": d.input,
             ]
             if let note = d.note { m["note"] = .string(note) }
+            if !d.pins.isEmpty { m["pins"] = .array(d.pins.map { .string($0.rawValue) }) }
             switch reference.answer(probe) {
             case .output(let o):
                 if let want = d.expectedError {
                     throw DefinitionError(
                         description:
-                            "\(d.id): declared to fail with \(want), but the reference answered \(CanonicalJSON.compactString(o))"
+                            "\(d.fullId): declared to fail with \(want), but the reference answered \(CanonicalJSON.compactString(o))"
                     )
                 }
                 m["output"] = o
@@ -76,12 +90,12 @@ enum GoldenFiles {
                 guard d.expectedError == code else {
                     throw DefinitionError(
                         description:
-                            "\(d.id): the reference rejected it with \(code) (\(message)); declared \(d.expectedError ?? "an output")"
+                            "\(d.fullId): the reference rejected it with \(code) (\(message)); declared \(d.expectedError ?? "an output")"
                     )
                 }
                 m["error"] = .string(code)
             case .skipped(let reason), .broken(let reason):
-                throw DefinitionError(description: "\(d.id): the reference did not answer: \(reason)")
+                throw DefinitionError(description: "\(d.fullId): the reference did not answer: \(reason)")
             }
             cases.append(.map(m))
         }
@@ -102,7 +116,7 @@ enum GoldenFiles {
 public enum GoldenWriter {
     /// One golden file: its path from the package root and its canonical bytes.
     public struct File: Sendable {
-        /// `Goldens/schema/flight.json`, `Goldens/vectors/ids.json`, …
+        /// `Goldens/schema/flight.android.json`, `Goldens/vectors/ids.json`, …
         public let path: String
         /// The canonical bytes the reference renders.
         public let bytes: [UInt8]
@@ -116,6 +130,8 @@ public enum GoldenWriter {
         public let bytes: [UInt8]
         /// `--- a/PATH`, `+++ b/PATH` and the hunks.
         public let diff: String
+        /// A file of `Goldens/schema/` or `Goldens/vectors/` that no definition writes any more: `write` deletes it.
+        public let isStale: Bool
 
         public var description: String { diff }
     }
@@ -127,10 +143,12 @@ public enum GoldenWriter {
         var reference = ReferenceImplementation(schema: .vulture)
         var out: [File] = []
         for golden in files.documents {
-            out.append(
-                File(
-                    path: "Goldens/schema/\(golden.name).json", bytes: try GoldenFiles.render(golden, with: &reference))
-            )
+            for writer in Writer.allCases {
+                out.append(
+                    File(
+                        path: "Goldens/schema/\(golden.name).\(writer.rawValue).json",
+                        bytes: try GoldenFiles.render(golden, writer: writer, with: &reference)))
+            }
         }
         for file in files.vectors {
             out.append(
@@ -139,16 +157,34 @@ public enum GoldenWriter {
         return out
     }
 
-    /// The files under `root` that differ from `files` (missing files count, with an empty old side).
+    /// The files under `root` that differ from `files` (missing files count, with an empty old side),
+    /// then the `.json` files of `Goldens/schema/` and `Goldens/vectors/` that `files` does not hold (stale).
     public static func drift(of files: [File], under root: URL) -> [Drift] {
-        files.compactMap { file in
+        var out: [Drift] = files.compactMap { file in
             let old = FileManager.default.contents(atPath: root.appendingPathComponent(file.path).path).map {
                 [UInt8]($0)
             }
             guard old != file.bytes else { return nil }
             return Drift(
                 path: file.path, bytes: file.bytes,
-                diff: GoldenFiles.diff(old: old ?? [], new: file.bytes, path: file.path))
+                diff: GoldenFiles.diff(old: old ?? [], new: file.bytes, path: file.path), isStale: false)
         }
+        let written = Set(files.map(\.path))
+        for folder in ["Goldens/schema", "Goldens/vectors"] {
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".json") && !written.contains("\(folder)/\(name)") {
+                let path = "\(folder)/\(name)"
+                let old = FileManager.default.contents(atPath: root.appendingPathComponent(path).path).map {
+                    [UInt8]($0)
+                }
+                out.append(
+                    Drift(
+                        path: path, bytes: [],
+                        diff: "stale: \(path) (no definition writes it; write deletes it)\n"
+                            + GoldenFiles.diff(old: old ?? [], new: [], path: path), isStale: true))
+            }
+        }
+        return out
     }
 }

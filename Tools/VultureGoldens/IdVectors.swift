@@ -14,7 +14,7 @@ enum IdVectors {
         func flight(_ name: String, _ bytes: Data, _ note: String) {
             cases.append(
                 VectorDefinition(
-                    id: "required.ids.flight.\(name)", section: "schema §4", op: "id.flight",
+                    id: "ids.flight.\(name)", section: "schema §4", op: "id.flight",
                     input: .map(["igc": .bytes(bytes)]), note: note))
         }
         flight("crlf", igc(asciiIGC), "SHA-256 of the file's bytes as imported, CRLF line ends included")
@@ -33,8 +33,8 @@ enum IdVectors {
         func homebase(_ name: String, _ value: String, _ note: String) {
             cases.append(
                 VectorDefinition(
-                    id: "required.ids.homebase.\(name)", section: "schema §4", op: "id.homebase",
-                    input: .map(["name": .string(value)]), note: note))
+                    id: "ids.homebase.\(name)", section: "schema §4", op: "id.homebase",
+                    input: .map(["name": .string(value)]), note: note, pins: [.homebaseNormalization]))
         }
         homebase("plain", "Klippeneck", "SHA-256 of name.trim().lowercase()")
         homebase("trim", "  Klippeneck \t", "spaces and tabs around the name are trimmed")
@@ -55,11 +55,14 @@ enum IdVectors {
         homebase("sharp-s", "GROSSE WIESE ẞ", "U+1E9E lowers to ß")
         homebase("titlecase-digraph", "ǅ", "U+01C5 lowers to U+01C6")
         homebase("empty-after-trim", "   ", "a name of spaces trims to the empty string, which still hashes")
+        homebase(
+            "byte-order-mark", "\u{FEFF}Bierset\u{FEFF}",
+            "U+FEFF is no whitespace to Kotlin: kept at both ends; JavaScript's trim() drops it")
 
         func task(_ name: String, _ url: String, _ note: String) {
             cases.append(
                 VectorDefinition(
-                    id: "required.ids.task.\(name)", section: "schema §4", op: "id.task",
+                    id: "ids.task.\(name)", section: "schema §4", op: "id.task",
                     input: .map(["externalUrl": .string(url)]), note: note))
         }
         task(
@@ -68,16 +71,23 @@ enum IdVectors {
         task("weglide", "https://www.weglide.org/task/12345", "any externalUrl hashes the same way")
         cases.append(
             VectorDefinition(
-                id: "required.ids.task.no-url", section: "schema §4", op: "id.task",
+                id: "ids.task.no-url", section: "schema §4", op: "id.task",
                 input: .map(["externalUrl": .null]),
                 note: "without externalUrl the id is a random UUID, which no vector can pin", expectedError: "id.random"
             ))
+        cases.append(
+            VectorDefinition(
+                id: "ids.task.empty-url", section: "schema §4 (pinned)", op: "id.task",
+                input: .map(["externalUrl": .string("")]),
+                note: "an empty externalUrl counts as none: a random UUID, never the SHA-256 of \"\"",
+                expectedError: "id.random", pins: [.taskRandomId]))
 
         func mapFile(_ name: String, _ input: [String: FirestoreValue], _ note: String, error: String? = nil) {
             cases.append(
                 VectorDefinition(
-                    id: "required.ids.map-file.\(name)", section: "schema §4 (pinned)", op: "id.mapFile",
-                    input: .map(input), note: note, expectedError: error))
+                    id: "ids.map-file.\(name)", section: "schema §4 (pinned)", op: "id.mapFile",
+                    input: .map(input), note: note, expectedError: error,
+                    pins: input["source"] == .string("USER") ? [.mapFileIdUser] : [.mapFileIdDownloaded]))
         }
         mapFile(
             "xcsoar-airspace",
@@ -110,14 +120,21 @@ enum IdVectors {
         func competition(_ name: String, _ id: String, _ note: String, error: String? = nil) {
             cases.append(
                 VectorDefinition(
-                    id: "required.ids.recent-competition.\(name)", section: "schema §4", op: "id.recentCompetition",
-                    input: .map(["competitionId": .string(id)]), note: note, expectedError: error))
+                    id: "ids.recent-competition.\(name)", section: "schema §4", op: "id.recentCompetition",
+                    input: .map(["competitionId": .string(id)]), note: note, expectedError: error,
+                    pins: [.recentCompetitionIdValidity]))
         }
         competition("plain", "sgp-2026-belgium", "the Soaring Spot competition id itself")
         competition("slash", "sgp/2026", "a document id cannot hold '/'", error: "id.contains-slash")
         competition("empty", "", "a document id cannot be empty", error: "id.empty")
         competition("dot", "..", "'.' and '..' are not document ids", error: "id.dot-segment")
         competition("reserved", "__id__", "__.*__ is reserved by Firestore", error: "id.reserved")
+        competition(
+            "at-limit", String(repeating: "é", count: 750),
+            "750 × é: 750 characters, 1,500 UTF-8 bytes, Firestore's limit: accepted")
+        competition(
+            "too-long", String(repeating: "é", count: 751),
+            "751 × é: 1,502 UTF-8 bytes (only 751 characters): over Firestore's 1,500-byte limit", error: "id.too-long")
         return VectorFile(area: "ids", summary: "deterministic document ids", cases: cases)
     }
 }

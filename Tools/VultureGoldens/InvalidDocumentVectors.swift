@@ -1,4 +1,5 @@
 import Foundation
+import VultureConformance
 import VultureSyncSchema
 
 /// Invalid documents, each breaking one rule; the case names the rule id a validator must report
@@ -15,8 +16,8 @@ enum InvalidDocumentVectors {
         var cases: [VectorDefinition] = []
         func add(
             _ id: String, _ section: String, collection: String, form: DocumentForm, strict: Bool = false,
-            _ base: [String: FirestoreValue], _ mutate: (inout [String: FirestoreValue]) -> Void, _ note: String,
-            error: String?
+            merge: Bool = false, _ base: [String: FirestoreValue], _ mutate: (inout [String: FirestoreValue]) -> Void,
+            _ note: String, error: String?, pins: [SchemaPin] = []
         ) {
             var doc = base
             mutate(&doc)
@@ -24,10 +25,11 @@ enum InvalidDocumentVectors {
                 "collection": .string(collection), "form": .string(form.rawValue), "document": .map(doc),
             ]
             if strict { input["strict"] = .boolean(true) }
+            if merge { input["merge"] = .boolean(true) }
             cases.append(
                 VectorDefinition(
-                    id: "required.invalid.\(id)", section: section, op: "validate", input: .map(input), note: note,
-                    expectedError: error))
+                    id: "invalid.\(id)", section: section, op: "validate", input: .map(input), note: note,
+                    expectedError: error, pins: pins))
         }
         func summary(_ d: inout [String: FirestoreValue], _ key: String, _ v: FirestoreValue?) {
             var s = d["summary"]?.mapValue ?? [:]
@@ -74,9 +76,21 @@ enum InvalidDocumentVectors {
             { $0["comments"] = .string(String(repeating: "x", count: 10_001)) }, "comments ≤ 10,000 characters",
             error: "schema.max-chars")
         add(
+            "valid.comments-astral-at-limit", "schema §3", collection: "flights", form: .stored, flightStored,
+            { $0["comments"] = .string(String(repeating: "\u{1F6E9}", count: 10_000)) },
+            "10,000 × U+1F6E9 (an airplane, 2 UTF-16 units each): 10,000 code points, at the limit: valid; a count "
+                + "in UTF-16 units (20,000) is wrong",
+            error: nil, pins: [.charCount])
+        add(
+            "comments-too-long-combining", "schema §3", collection: "flights", form: .stored, flightStored,
+            { $0["comments"] = .string(String(repeating: "e\u{301}", count: 5_000) + "x") },
+            "5,000 × e + U+0301 and an x: 10,001 code points in 5,001 characters as a reader sees them: over the "
+                + "limit; a count of grapheme clusters is wrong",
+            error: "schema.max-chars", pins: [.charCount])
+        add(
             "track-preview-too-large", "schema §3", collection: "flights", form: .stored, flightStored,
             { $0["trackPreview"] = .bytes(Data(count: 64_001)) }, "trackPreview ≤ 64 KB (pinned: 64,000 bytes)",
-            error: "schema.max-bytes")
+            error: "schema.max-bytes", pins: [.decimalSizes])
         add(
             "igc-sha256-not-hex", "schema §2 flights", collection: "flights", form: .stored, flightStored,
             { d in
@@ -142,8 +156,57 @@ enum InvalidDocumentVectors {
             "storage-bytes-increment-double", "schema §2 users/{uid}", collection: "users", form: .write, profileWrite,
             { $0["storageBytes"] = .increment(.double(1.5)) }, "storageBytes moves by an integer increment",
             error: "schema.sentinel")
+        // Merge writes (validate with merge: true): the common fields plus the changed ones (schema §5.1).
+        let common = Set(SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
+        let mergeWrite = flightWrite.filter { common.contains($0.key) }.merging([
+            "comments": .string("Re-read the trace: 520 km.")
+        ]) { a, _ in a }
+        add(
+            "valid.merge-write", "schema §5.1", collection: "flights", form: .write, merge: true, mergeWrite, { _ in },
+            "a merge write holds the common fields and the changed ones: valid with merge: true", error: nil)
+        add(
+            "merge-write-as-full-write", "schema §5.1", collection: "flights", form: .write, mergeWrite, { _ in },
+            "the same write checked as a full write (no merge) lacks the other fields", error: "schema.missing-field")
+        add(
+            "merge-write-without-common-fields", "schema §5.1", collection: "flights", form: .write, merge: true,
+            ["comments": .string("x")], { _ in }, "a merge write carries the common fields",
+            error: "schema.missing-field")
+        add(
+            "merge-write-deletes-required", "schema §5.1", collection: "flights", form: .write, merge: true,
+            mergeWrite, { $0["comments"] = .delete },
+            "a merge write clears a required field with null, never removes it with $delete", error: "schema.sentinel")
+        add(
+            "merge-write-tombstone", "schema §5.4", collection: "flights", form: .write, merge: true, mergeWrite,
+            { d in
+                d["deleted"] = .boolean(true)
+                d["deletedAt"] = ts("2026-11-02T12:00:00.500Z")
+            }, "a tombstone is a full replace, not a merge write", error: "schema.tombstone",
+            pins: [.tombstoneFullReplace])
+
+        // The map file whose content is unknown, as the encoder writes it: content is null, and it validates.
+        let contentUnknown = Self.contentUnknownMapFile()
+        add(
+            "valid.map-file-content-unknown", "schema §5.5", collection: "mapFiles", form: .stored, contentUnknown,
+            { _ in }, "content and contentHash null: the golden's own stored document is valid", error: nil)
+        add(
+            "map-file-content-left-out", "schema §2 mapFiles", collection: "mapFiles", form: .stored, contentUnknown,
+            { $0.removeValue(forKey: "content") },
+            "content is required and nullable: written as null, never left out (Goldens/FORMAT.md)",
+            error: "schema.missing-field")
         return VectorFile(
             area: "invalid-documents", summary: "documents that each break one rule, named by its rule id", cases: cases
         )
+    }
+
+    /// The stored document of the map file whose content is unknown (the encode case of the documents area).
+    static func contentUnknownMapFile() -> [String: FirestoreValue] {
+        var fixture = DocumentGoldens.mapFile.fixture
+        if var r = fixture["record"]?.mapValue {
+            r["contentHash"] = .string("")
+            r["filename"] = .string("france.txt")
+            fixture["record"] = .map(r)
+        }
+        fixture["content"] = nil
+        return (try? DocumentFixture(collection: "mapFiles", fixture: fixture).encode(form: .stored).document) ?? [:]
     }
 }

@@ -38,9 +38,9 @@ func storedTombstone(_ clock: Int64, by device: String = "ios-2") -> [String: Fi
 }
 
 /// `Goldens/vectors/merge.json`: the per-field three-way merge, at least three cases for every row
-/// of `Spec/merge-rules.tsv` (schema §5.3–§5.5). A case id is `required.merge.ROW.NAME`, ROW the
+/// of `Spec/merge-rules.tsv` (schema §5.3–§5.5). A case id is `LEVEL.merge.ROW.NAME`, ROW the
 /// row's document (`flight`, `any` for `*`) and field path (`any` for `*`), so a test can count the
-/// cases of each row.
+/// cases of each row; LEVEL follows from the pins the case rests on (`recommended` for a choice).
 struct MergeVectors {
     var cases: [VectorDefinition] = []
 
@@ -48,7 +48,7 @@ struct MergeVectors {
     mutating func add(
         _ row: String, _ name: String, _ collection: String, base: [String: FirestoreValue]?,
         local: [String: FirestoreValue], remote: [String: FirestoreValue], context: [String: FirestoreValue] = [:],
-        section: String = "schema §5.3", _ note: String, error: String? = nil
+        section: String = "schema §5.3", _ note: String, error: String? = nil, pins: [SchemaPin] = []
     ) {
         var input: [String: FirestoreValue] = [
             "collection": .string(collection), "base": base.map { .map($0) } ?? .null, "local": .map(local),
@@ -57,9 +57,16 @@ struct MergeVectors {
         input.merge(context) { _, new in new }
         cases.append(
             VectorDefinition(
-                id: "required.merge.\(row).\(name)", section: section, op: "merge.document", input: .map(input),
-                note: note, expectedError: error))
+                id: "merge.\(row).\(name)", section: section, op: "merge.document", input: .map(input),
+                note: note, expectedError: error, pins: Self.rowPins[row, default: []] + pins))
     }
+
+    /// The pins a whole row rests on: the rules of `Spec/merge-rules.tsv` the seed gives for another
+    /// collection only.
+    static let rowPins: [String: [SchemaPin]] = [
+        "task.importedAt": [.importedAtEverywhere], "mapFile.importedAt": [.importedAtEverywhere],
+        "recentCompetition.lastOpenedAt": [.lastOpenedAtEverywhere],
+    ]
 
     static func summary(_ version: Int64, _ duration: Int64) -> FirestoreValue {
         .map([
@@ -178,15 +185,17 @@ struct MergeVectors {
             "any.deleted", "created-at-the-delete-instant", "flights", base: nil,
             local: stored(90, ["inLogbook": .boolean(true)]), remote: storedTombstone(50),
             context: ["localCreatedAt": at(50)], section: "schema §5.4 (pinned)",
-            "pinned: created at the very instant of the delete is not after it: the tombstone wins")
+            "pinned: created at the very instant of the delete is not after it: the tombstone wins",
+            pins: [.deleteRevival])
         add(
             "any.deleted", "unknown-creation-time", "homebases", base: stored(10, ["name": .string("Aalen")]),
             local: stored(20, ["name": .string("Aalen")]), remote: storedTombstone(15), section: "schema §5.4 (pinned)",
-            "pinned: without the local row's creation time nothing revives")
+            "pinned: without the local row's creation time nothing revives", pins: [.deleteRevival])
         add(
             "any.deleted", "revived-elsewhere", "flights", base: storedTombstone(50), local: storedTombstone(50),
             remote: stored(60, ["comments": .string("imported again on Android")]), section: "schema §5.4 (pinned)",
-            "pinned: the server revived a tombstone this device still holds unchanged: the live document")
+            "pinned: the server revived a tombstone this device still holds unchanged: the live document",
+            pins: [.deleteRevival])
     }
 
     // MARK: * clientUpdatedAt (latestNonNull)
@@ -195,16 +204,19 @@ struct MergeVectors {
         add(
             "any.clientUpdatedAt", "later-remote-clock", "flights", base: stored(10, ["rating": .integer(1)]),
             local: stored(20, ["rating": .integer(2)]), remote: stored(30, ["rating": .integer(1)]),
-            section: "schema §5.3 (pinned)", "pinned: the merged row carries the later clock (the server's)")
+            section: "schema §5.3 (pinned)", "pinned: the merged row carries the later clock (the server's)",
+            pins: [.mergedClientTime])
         add(
             "any.clientUpdatedAt", "later-local-clock", "mapFiles", base: stored(10, ["isVisible": .boolean(true)]),
             local: stored(40, ["isVisible": .boolean(false)]), remote: stored(30, ["isVisible": .boolean(true)]),
-            section: "schema §5.3 (pinned)", "pinned: the merged row carries the later clock (the local one)")
+            section: "schema §5.3 (pinned)", "pinned: the merged row carries the later clock (the local one)",
+            pins: [.mergedClientTime])
         add(
             "any.clientUpdatedAt", "earlier-remote-clock-ignored", "tasks", base: stored(30, ["notes": .null]),
             local: stored(30, ["notes": .string("local")]), remote: stored(25, ["name": .string("Day 3")]),
             section: "schema §5.3 (pinned)",
-            "pinned: a remote clock behind the base (a device clock running late) does not take the merged row back")
+            "pinned: a remote clock behind the base (a device clock running late) does not take the merged row back",
+            pins: [.mergedClientTime])
     }
 
     // MARK: FlightDocument inLogbook (logicalOr)
@@ -263,7 +275,8 @@ struct MergeVectors {
             add(
                 row, "new-date-beats-clear", collection, base: stored(10, [field: at(5)]),
                 local: stored(50, [field: .null]), remote: stored(30, [field: at(25)]),
-                section: "schema §5.5 (pinned)", "pinned: one side cleared it, the other set a new date: the date")
+                section: "schema §5.5 (pinned)", "pinned: one side cleared it, the other set a new date: the date",
+                pins: [.latestClearAgainstNewDate])
         }
     }
 
@@ -291,7 +304,8 @@ struct MergeVectors {
             local: stored(40, ["summary": Self.summary(2, 19_800)]),
             remote: stored(30, ["summary": Self.summary(2, 19_810)]),
             section: "schema §5.3 (pinned)",
-            "pinned: the same version and only the server changed it: the server's, so devices converge")
+            "pinned: the same version and only the server changed it: the server's, so devices converge",
+            pins: [.rankedMergeThreeWay])
 
         func preview(_ version: Int64, _ bytes: [UInt8]?) -> [String: FirestoreValue] {
             ["trackPreviewVersion": .integer(version), "trackPreview": bytes.map { .bytes(Data($0)) } ?? .null]
@@ -308,11 +322,11 @@ struct MergeVectors {
         add(
             "flight.trackPreview", "other-negative-ranks-as-failed", "flights", base: stored(10, notMade),
             local: stored(40, notMade), remote: stored(30, preview(-3, nil)), section: "schema §5.5 (pinned)",
-            "pinned: any negative version ranks as -1, above 0")
+            "pinned: any negative version ranks as -1, above 0", pins: [.trackPreviewNegativeRank])
         add(
             "flight.trackPreview", "equal-rank-keeps-local", "flights", base: stored(10, notMade),
             local: stored(20, preview(-2, nil)), remote: stored(30, preview(-1, nil)), section: "schema §5.5 (pinned)",
-            "pinned: two failed versions have one rank; both changed: the local one")
+            "pinned: two failed versions have one rank; both changed: the local one", pins: [.trackPreviewNegativeRank])
         add(
             "flight.trackPreviewVersion", "moves-with-preview", "flights", base: stored(10, preview(1, [0x01])),
             local: stored(20, preview(3, [0x03, 0x03])), remote: stored(30, preview(2, [0x02])),
@@ -349,7 +363,7 @@ struct MergeVectors {
             "flight.igc", "two-objects-whole-map", "flights", base: stored(10, ["igc": .null]),
             local: stored(40, ["igc": Self.igc(Self.otherHash, gz: 100, uploaded: false)]),
             remote: stored(30, ["igc": Self.igc(gz: 48_213, uploaded: true)]), section: "schema §5.5 (pinned)",
-            "pinned: two objects never mix keys: the whole map of the later side")
+            "pinned: two objects never mix keys: the whole map of the later side", pins: [.blobMapOtherObject])
         add(
             "flight.igc.uploaded", "uploaded-or-ed", "flights", base: stored(10, ["igc": Self.igc(uploaded: true)]),
             local: stored(40, ["igc": Self.igc(uploaded: false)]),
@@ -364,7 +378,8 @@ struct MergeVectors {
             "flight.igc.uploaded", "not-across-objects", "flights", base: stored(10, ["igc": .null]),
             local: stored(40, ["igc": Self.igc(Self.otherHash, uploaded: false)]),
             remote: stored(30, ["igc": Self.igc(uploaded: true)]),
-            section: "schema §5.5 (pinned)", "pinned: two objects: uploaded goes with its map, it is not OR-ed")
+            section: "schema §5.5 (pinned)", "pinned: two objects: uploaded goes with its map, it is not OR-ed",
+            pins: [.blobMapOtherObject])
         let hashA = String(repeating: "a", count: 64)
         let hashB = String(repeating: "b", count: 64)
         add(
@@ -428,7 +443,8 @@ struct MergeVectors {
             local: stored(20, ["taskId": .null, "comments": .string("edited while waiting")]),
             remote: stored(10, ["taskId": .string(t1)]),
             context: ["tasksOnDevice": .array([]), "deferredTaskId": .string(t1)], section: "schema §5.5 (pinned)",
-            "pinned: while an assignment is pending the local null counts as that id; it stays deferred")
+            "pinned: while an assignment is pending the local null counts as that id; it stays deferred",
+            pins: [.deferredTaskIdState])
         add(
             "flight.taskId", "tie-goes-to-server", "flights", base: stored(10, ["taskId": .null]),
             local: stored(30, ["taskId": .string(t2)], by: "android-3"), remote: stored(30, ["taskId": .string(t1)]),

@@ -15,27 +15,28 @@ enum SettingsVectors {
         var cases: [VectorDefinition] = []
         func fromIOS(
             _ id: String, _ kvs: [String: FirestoreValue], changedAt: [String: FirestoreValue] = [:],
-            section: String = section, _ note: String, error: String? = nil
+            section: String = section, _ note: String, error: String? = nil, pins: [SchemaPin] = []
         ) {
             cases.append(
                 VectorDefinition(
-                    id: "required.settings.\(id)", section: section, op: "settings.fromIOS",
+                    id: "settings.\(id)", section: section, op: "settings.fromIOS",
                     input: .map(["kvs": .map(kvs), "changedAt": .map(changedAt), "deviceId": .string("ios-device-1")]),
-                    note: note, expectedError: error))
+                    note: note, expectedError: error, pins: pins))
         }
         func toIOS(
-            _ id: String, _ values: FirestoreValue, section: String = section, _ note: String, error: String? = nil
+            _ id: String, _ values: FirestoreValue, section: String = section, _ note: String, error: String? = nil,
+            pins: [SchemaPin] = []
         ) {
             cases.append(
                 VectorDefinition(
-                    id: "required.settings.\(id)", section: section, op: "settings.toIOS",
-                    input: .map(["values": values]), note: note, expectedError: error))
+                    id: "settings.\(id)", section: section, op: "settings.toIOS",
+                    input: .map(["values": values]), note: note, expectedError: error, pins: pins))
         }
         func merge(_ id: String, _ local: [String: FirestoreValue], _ remote: [String: FirestoreValue], _ note: String)
         {
             cases.append(
                 VectorDefinition(
-                    id: "required.settings.merge.\(id)",
+                    id: "settings.merge.\(id)",
                     section: id == "tie-goes-to-cloud" ? "schema §5.5" : "schema §5.3",
                     op: "settings.merge", input: .map(["local": .map(local), "remote": .map(remote)]), note: note))
         }
@@ -58,7 +59,8 @@ enum SettingsVectors {
         fromIOS(
             "enum.unknown-raw-value",
             ["VultureTrackOptimization": .integer(9), "VultureAnnotationStyle": .integer(-1)],
-            "an unknown enum raw value falls back to the key's default (fiveTurnpoints, glider)")
+            "an unknown enum raw value falls back to the key's default (fiveTurnpoints, glider)",
+            pins: [.settingsPlistBridging])
         fromIOS(
             "unit.indexes",
             [
@@ -85,7 +87,7 @@ enum SettingsVectors {
         fromIOS(
             "home-base.none", ["VultureHomebaseName": .string(""), "VultureHomebaseLatitude": .double(50.0)],
             changedAt: ["VultureHomebaseName": .integer(1_790_000_000_000)],
-            "an empty home base name means no home base: null")
+            "an empty home base name means no home base: null", pins: [.settingsHomeBaseFallback])
         fromIOS(
             "zone.seven-keys",
             [
@@ -101,7 +103,8 @@ enum SettingsVectors {
             "seven iOS keys form {type, isLine, r1, a1, r2, a2, a12}, type the CUP style integer; t is the latest")
         fromIOS(
             "zone.partial", ["VultureWaypointFinishZoneR1": .double(3000)], section: pinned,
-            "pinned: a zone field whose iOS key is missing takes the key's default zone's value")
+            "pinned: a zone field whose iOS key is missing takes the key's default zone's value",
+            pins: [.settingsZoneFallback])
         fromIOS(
             "show-track.both-rows", ["VultureShowTrack": .boolean(false), "VultureIsTrackVisible": .boolean(true)],
             changedAt: [
@@ -117,7 +120,8 @@ enum SettingsVectors {
             ],
             section: pinned,
             "pinned: out-of-range values are clamped (interval 1…8 → 8, opacity 0.1…1.0 → 0.1, a1 0…180 → 180) and "
-                + "zone radii rounded to their 100 m step (1049 → 1000)")
+                + "zone radii rounded to their 100 m step (1049 → 1000)",
+            pins: [.settingsClamp])
         fromIOS(
             "bridging.nsnumber",
             [
@@ -127,7 +131,25 @@ enum SettingsVectors {
             ],
             section: pinned,
             "pinned: NSNumber bridging (1 → true, 6.0 → 6, 2.0 → index 2 nm); a Float opacity is read as its "
-                + "shortest decimal (0.3); a string key holding a number takes its default")
+                + "shortest decimal (0.3); a string key holding a number takes its default",
+            pins: [.settingsPlistBridging, .settingsFloatOpacity])
+        fromIOS(
+            "bridging.boolean-from-2", ["VulturePinned": .integer(2)], section: pinned,
+            "pinned: a boolean key reads any non-zero number as true (2 → isPinned true), as NSNumber.boolValue",
+            pins: [.settingsPlistBridging])
+        fromIOS(
+            "bridging.integer-from-fraction", ["VultureFlarmLoggerInterval": .double(6.7)], section: pinned,
+            "pinned: an integer key truncates a double toward zero (6.7 → 6, not 7), as NSNumber.intValue",
+            pins: [.settingsPlistBridging])
+        fromIOS(
+            "bridging.double-from-boolean", ["VultureSkySightOverlayOpacity": .boolean(true)], section: pinned,
+            "pinned: a double key reads true as 1.0 (not its default 0.3), as NSNumber.doubleValue",
+            pins: [.settingsPlistBridging])
+        let every = Self.everyKeyChanged()
+        fromIOS(
+            "all-keys.from-ios", every.kvs, changedAt: every.changedAt,
+            "all 42 keys set away from their defaults through their iOS keys (VultureShowTrack gives both "
+                + "showOptimizedTrack and isInFlightCurrentTrackVisible): every key id, value and t")
         fromIOS(
             "times.changed-at-not-integer", [:], changedAt: ["VulturePinned": .string("yesterday")],
             "changedAt holds epoch milliseconds as integers", error: "input.shape")
@@ -144,7 +166,8 @@ enum SettingsVectors {
         toIOS(
             "to-ios.unknown-unit-and-case",
             .map(["distanceUnit": .string("furlong"), "mapStyle": .string("hybrid")]),
-            "an unknown unit id falls back to index 0, an unknown case to the key's default")
+            "an unknown unit id falls back to index 0, an unknown case to the key's default",
+            pins: [.settingsPlistBridging])
         toIOS(
             "to-ios.home-base",
             .map([
@@ -155,7 +178,8 @@ enum SettingsVectors {
             "the home base map goes back to three iOS keys")
         toIOS(
             "to-ios.home-base-null", .map(["homeBase": .null]),
-            "no home base goes back as an empty name; the coordinates are left alone")
+            "no home base goes back as an empty name; the coordinates are left alone", pins: [.settingsHomeBaseFallback]
+        )
         toIOS(
             "to-ios.zone",
             .map([
@@ -170,7 +194,12 @@ enum SettingsVectors {
             .map(["showOptimizedTrack": .boolean(false), "isInFlightCurrentTrackVisible": .boolean(true)]),
             section: pinned,
             "VultureShowTrack is read from showOptimizedTrack only; isInFlightCurrentTrackVisible goes to "
-                + "VultureIsTrackVisible (pin showTrackPull)")
+                + "VultureIsTrackVisible (pin showTrackPull)",
+            pins: [.showTrackPull])
+        toIOS(
+            "all-keys.to-ios", .map(every.values.filter { $0.key != "isInFlightCurrentTrackVisible" }),
+            "41 keys set away from their defaults go back to their iOS keys (isInFlightCurrentTrackVisible, pinned, "
+                + "is in to-ios.show-track)")
         toIOS(
             "to-ios.values-not-map", .string("sport"), "values is a map of key ids", error: "input.shape")
 
@@ -208,5 +237,61 @@ enum SettingsVectors {
             "a key on one side only is kept")
         return VectorFile(
             area: "settings", summary: "settings/synced: iOS key-value store ↔ cloud values, merge", cases: cases)
+    }
+
+    /// Every settings key away from its default: the cloud values, and the iOS store holding them under
+    /// the keys of `Spec/settings-keys.tsv` with a change time per key (the t each entry must get).
+    static func everyKeyChanged() -> (
+        values: [String: FirestoreValue], kvs: [String: FirestoreValue], changedAt: [String: FirestoreValue]
+    ) {
+        let schema = SyncSchema.vulture
+        var values: [String: FirestoreValue] = [:]
+        var kvs: [String: FirestoreValue] = [:]
+        var changedAt: [String: FirestoreValue] = [:]
+        let zone: [(String, FirestoreValue)] = [
+            ("type", .integer(3)), ("isLine", .boolean(false)), ("r1", .double(2500)), ("a1", .double(90)),
+            ("r2", .double(500)), ("a2", .double(30)), ("a12", .double(60)),
+        ]
+        for (index, key) in schema.settingsKeys.enumerated() {
+            let ms: FirestoreValue = .integer(1_790_000_000_000 + Int64(index) * 1_000)
+            switch (key.iosMapping, key.type) {
+            case (.enumRawValue, .enumeration(let name)):
+                let cases = schema.enumeration(named: name)?.cases ?? []
+                guard let chosen = cases.last(where: { $0.cloudValue != key.defaultValue }), let raw = chosen.iosValue
+                else { continue }
+                values[key.key] = .string(chosen.name)
+                kvs[key.iosKeys[0]] = .integer(Int64(raw))
+            case (.unitIndex, .unit(let table)):
+                let units = schema.unitTable(named: table)?.units ?? []
+                values[key.key] = .string(units.last ?? "")
+                kvs[key.iosKeys[0]] = .integer(Int64(units.count - 1))
+            case (.homeBaseKeys, _):
+                values[key.key] = .map([
+                    "name": .string("Saint-Hubert"), "latitude": .double(50.0367), "longitude": .double(5.4042),
+                ])
+                kvs[key.iosKeys[0]] = .string("Saint-Hubert")
+                kvs[key.iosKeys[1]] = .double(50.0367)
+                kvs[key.iosKeys[2]] = .double(5.4042)
+            case (.zoneKeys, _):
+                values[key.key] = .map(Dictionary(uniqueKeysWithValues: zone))
+                for (i, (_, v)) in zone.enumerated() { kvs[key.iosKeys[i]] = v }
+            case (.showTrackShared, _), (.showTrackWriteOnly, _):
+                // One iOS key, VultureShowTrack, carries both: both go from the default true to false.
+                values[key.key] = .boolean(false)
+                kvs[key.iosKeys[0]] = .boolean(false)
+            default:
+                switch key.defaultValue {
+                case .boolean(let b): values[key.key] = .boolean(!b)
+                case .string: values[key.key] = .string("\(key.key) value")
+                case .integer: values[key.key] = .integer(7)
+                case .double: values[key.key] = .double(0.5)
+                default: continue
+                }
+                kvs[key.iosKeys[0]] = values[key.key]
+            }
+            for iosKey in key.iosKeys where kvs[iosKey] != nil { changedAt[iosKey] = ms }
+        }
+        precondition(values.count == schema.settingsKeys.count, "every settings key needs a changed value")
+        return (values, kvs, changedAt)
     }
 }

@@ -8,7 +8,8 @@ struct MarkdownEmitter {
     static let path = "Goldens/SCHEMA.md"
     static let sources = [
         "collections.tsv", "fields.tsv", "enums.tsv", "settings-keys.tsv", "units.tsv", "ids.tsv", "blobs.tsv",
-        "merge-rules.tsv", "sync-rules.tsv", "limits.tsv", "constants.tsv", "pins.tsv",
+        "merge-rules.tsv", "sync-rules.tsv", "limits.tsv", "constants.tsv", "pins.tsv", "rules.tsv",
+        "operations.tsv",
     ]
 
     private func cell(_ text: String?) -> String {
@@ -60,6 +61,8 @@ struct MarkdownEmitter {
         out += limits()
         out += constants()
         out += jsonSchemas()
+        out += operations()
+        out += rules()
         out += pinned()
         return GeneratedFile(relativePath: Self.path, contents: out.joined(separator: "\n") + "\n")
     }
@@ -212,11 +215,18 @@ struct MarkdownEmitter {
             spec.idRules.map { r in
                 [
                     code(r.record), code(r.variant), cell(r.condition), code(r.algorithm.rawValue), code(r.input),
-                    code(r.normalization.rawValue), r.isPinned ? "**pinned**" : "no", cell(r.meaning), cell(r.source),
+                    code(r.normalization.rawValue), pinnedCell(r), cell(r.meaning), cell(r.source),
                 ]
             })
         out.append("")
         return out
+    }
+
+    /// `**pinned**`, or `**pinned, unverified**` when a pin naming the rule is an open question.
+    private func pinnedCell(_ r: IdRuleSpec) -> String {
+        guard r.isPinned else { return "no" }
+        let open = spec.pins.contains { $0.kind == .open && $0.subject.contains("ids.tsv \(r.record) \(r.variant)") }
+        return open ? "**pinned, unverified** (open question)" : "**pinned**"
     }
 
     private func blobs() -> [String] {
@@ -327,16 +337,53 @@ struct MarkdownEmitter {
         ]
     }
 
+    private func operations() -> [String] {
+        var out = ["## Operations of the testee protocol", ""]
+        out.append(
+            "What a conformance case asks an implementation (`Spec/operations.tsv`; the protocol page "
+                + "`Goldens/protocol/README.md` explains the messages, JSON Schemas in `Goldens/protocol/operations/`)."
+        )
+        out.append("")
+        let tables = ProtocolTablesEmitter(spec: spec)
+        out += tables.operations(linkPrefix: "protocol/operations/")
+        out.append("")
+        out += ["### Fixtures", ""]
+        out += tables.fixtures(linkPrefix: "protocol/operations/").map {
+            $0.replacingOccurrences(of: "](../SCHEMA.md#", with: "](#")
+        }
+        out.append("")
+        return out
+    }
+
+    private func rules() -> [String] {
+        var out = ["## Rule ids and error codes", ""]
+        out += ProtocolTablesEmitter(spec: spec).rules()
+        out.append("")
+        return out
+    }
+
     private func pinned() -> [String] {
         var out = ["## Pinned choices", ""]
         out.append(
             "Every decision this project made itself (`Spec/pins.tsv`), and the rows that carry one. A conforming "
-                + "implementation follows these; they are not in the seed documents.")
+                + "implementation follows these; they are not in the seed documents. Kind `schema`: the pin states the "
+                + "schema precisely where the seeds leave it implicit, and cases resting on it are `required.*`; "
+                + "`choice`: the seeds are silent and this project chose, and `open`: an open question (the sources "
+                + "disagree or the value is unverified) — cases resting on either are `recommended.*` (a case names "
+                + "its pins in its `pins` member).")
         out.append("")
         out += table(
-            ["pin", "subject", "choice", "reason", "source"],
-            spec.pins.map { p in ["**\(p.name)**", cell(p.subject), cell(p.choice), cell(p.reason), cell(p.source)] })
+            ["pin", "kind", "subject", "choice", "reason", "source"],
+            spec.pins.map { p in
+                ["**\(p.name)**", p.kind.rawValue, cell(p.subject), cell(p.choice), cell(p.reason), cell(p.source)]
+            })
         out.append("")
+        let open = spec.pins.filter { $0.kind == .open }
+        if !open.isEmpty {
+            out += ["### Open questions", ""]
+            for p in open { out.append("- **\(p.name)** (\(p.subject)): \(p.choice) Why: \(p.reason)") }
+            out.append("")
+        }
         let pinnedIds = spec.idRules.filter(\.isPinned)
         if !pinnedIds.isEmpty {
             out.append(

@@ -405,7 +405,7 @@ public struct ConstantSpec: Hashable, Sendable {
     public var location: SpecLocation
 }
 
-/// A choice this project pins where the seeds are silent (`Spec/pins.tsv`).
+/// A choice this project pins where the seeds are silent, cut off or disagree (`Spec/pins.tsv`).
 public struct PinSpec: Hashable, Sendable {
     /// Pin name.
     public var name: String
@@ -415,6 +415,74 @@ public struct PinSpec: Hashable, Sendable {
     public var choice: String
     /// Why.
     public var reason: String
+    /// Seed reference.
+    public var source: String
+    /// Schema, choice or open question: decides the level of the cases resting on the pin.
+    public var kind: PinKind
+    /// Row of the table.
+    public var location: SpecLocation
+}
+
+/// How firmly a pin (`Spec/pins.tsv` kind) holds, and so the level of the cases resting on it.
+public enum PinKind: String, CaseIterable, Hashable, Sendable {
+    /// The pin states the schema precisely where the seeds leave it implicit: cases resting on it are `required.*`.
+    case schema
+    /// The seeds are silent and this project chose: cases resting on it are `recommended.*`.
+    case choice
+    /// An open question (the sources disagree or the value is unverified): cases resting on it are `recommended.*`.
+    case open
+}
+
+/// A rule id or error code of `Spec/rules.tsv`: the registry every reader, the validator and the
+/// testee protocol draw their ids from.
+public struct RuleSpec: Hashable, Sendable {
+    /// A generated Swift enum case carrying the id.
+    public struct SwiftCase: Hashable, Sendable {
+        /// `InputRule`, `SchemaRule` or `ErrorCode`.
+        public var enumName: String
+        /// The case name (`jsonSyntax`).
+        public var caseName: String
+    }
+
+    /// The stable id (`json.syntax`, `id.too-long`).
+    public var id: String
+    /// The enum cases that carry the id, in cell order.
+    public var swiftCases: [SwiftCase]
+    /// What breaks the rule.
+    public var meaning: String
+    /// Where the schema or format page explains it (`schema §4`, `Goldens/FORMAT.md`).
+    public var section: String
+    /// An input that breaks it (backticks mark literal JSON).
+    public var example: String
+    /// Seed or standard reference.
+    public var source: String
+    /// Row of the table.
+    public var location: SpecLocation
+
+    /// The enums `Spec/rules.tsv` generates: name → module folder it is written to.
+    public static let enums: [(name: String, directory: String)] = [
+        ("InputRule", "Sources/VultureSchemaCore/Generated"),
+        ("SchemaRule", "Sources/VultureSyncSchema/Generated"),
+        ("ErrorCode", "Sources/VultureConformance/Generated"),
+    ]
+}
+
+/// An operation of the testee protocol (`Spec/operations.tsv`).
+public struct OperationSpec: Hashable, Sendable {
+    /// The op name a case carries (`id.homebase`).
+    public var op: String
+    /// What `--only` selects: dotted, `{collection}` replaced by the input's collection.
+    public var area: String
+    /// The schema section it tests.
+    public var section: String
+    /// The input's shape in the page notation, parsed.
+    public var input: OperationShape
+    /// The output's shape in the page notation, parsed.
+    public var output: OperationShape
+    /// Rejections it may answer: rule ids or `prefix.*` groups.
+    public var errors: [String]
+    /// One-paragraph meaning.
+    public var meaning: String
     /// Seed reference.
     public var source: String
     /// Row of the table.

@@ -77,6 +77,8 @@ struct SpecReader {
             case .limits: readLimit(row)
             case .constants: readConstant(row)
             case .pins: readPin(row)
+            case .rules: readRule(row)
+            case .operations: readOperation(row)
             }
         }
     }
@@ -330,9 +332,52 @@ struct SpecReader {
     }
 
     mutating func readPin(_ row: TSVRow) {
+        guard let kind = rawEnum(row, "kind", PinKind.self) else { return }
         spec.pins.append(
             PinSpec(
                 name: row["pin"], subject: row["subject"], choice: row["choice"], reason: row["reason"],
-                source: row["source"], location: row.location))
+                source: row["source"], kind: kind, location: row.location))
+    }
+
+    mutating func readRule(_ row: TSVRow) {
+        var cases: [RuleSpec.SwiftCase] = []
+        for item in list(row, "swift") {
+            let parts = item.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, RuleSpec.enums.contains(where: { $0.name == parts[0] }),
+                let first = parts[1].unicodeScalars.first, ("a"..."z").contains(first),
+                parts[1].unicodeScalars.allSatisfy({
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                })
+            else {
+                let names = RuleSpec.enums.map(\.name).joined(separator: ", ")
+                fail(row, "swift item '\(item)' must be Enum.caseName with Enum one of \(names)")
+                return
+            }
+            cases.append(RuleSpec.SwiftCase(enumName: parts[0], caseName: parts[1]))
+        }
+        guard !cases.isEmpty else {
+            fail(row, "a rule needs at least one swift case")
+            return
+        }
+        spec.rules.append(
+            RuleSpec(
+                id: row["id"], swiftCases: cases, meaning: row["meaning"], section: row["section"],
+                example: row["example"], source: row["source"], location: row.location))
+    }
+
+    mutating func readOperation(_ row: TSVRow) {
+        var shapes: [OperationShape] = []
+        for column in ["input", "output"] {
+            do {
+                shapes.append(try OperationShape(parsing: row[column]))
+            } catch {
+                fail(row, "column '\(column)': \(error)")
+                return
+            }
+        }
+        spec.operations.append(
+            OperationSpec(
+                op: row["op"], area: row["area"], section: row["section"], input: shapes[0], output: shapes[1],
+                errors: list(row, "errors"), meaning: row["meaning"], source: row["source"], location: row.location))
     }
 }

@@ -26,7 +26,64 @@ extension SchemaSpec {
         validateLimits(&errors)
         checkUnique(constants.map { ($0.name, $0.location) }, what: "constant", into: &errors)
         checkUnique(pins.map { ($0.name, $0.location) }, what: "pin", into: &errors)
+        validateRules(&errors)
+        validateOperations(&errors)
         return errors
+    }
+
+    /// Rule ids: unique, dotted lower case; each Swift case named once.
+    private func validateRules(_ errors: inout [SpecError]) {
+        checkUnique(rules.map { ($0.id, $0.location) }, what: "rule id", into: &errors)
+        checkUnique(
+            rules.flatMap { r in r.swiftCases.map { ("\($0.enumName).\($0.caseName)", r.location) } },
+            what: "swift case", into: &errors)
+        for rule in rules {
+            let segments = rule.id.split(separator: ".", omittingEmptySubsequences: false)
+            let wellFormed =
+                segments.count >= 2
+                && segments.allSatisfy { s in
+                    !s.isEmpty
+                        && s.unicodeScalars.allSatisfy {
+                            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                        }
+                }
+            if !wellFormed {
+                errors.append(rule.location.error("rule id '\(rule.id)' must be dotted lower-case words (json.syntax)"))
+            }
+            if Set(rule.swiftCases.map(\.enumName)).count != rule.swiftCases.count {
+                errors.append(rule.location.error("rule \(rule.id) names one enum twice"))
+            }
+        }
+    }
+
+    /// Operations: unique names; areas dotted; shapes naming only shapes that make sense where they
+    /// stand; errors naming rules of rules.tsv.
+    private func validateOperations(_ errors: inout [SpecError]) {
+        checkUnique(operations.map { ($0.op, $0.location) }, what: "operation", into: &errors)
+        for op in operations {
+            let area = op.area.replacingOccurrences(of: "{collection}", with: "c")
+            if area.isEmpty || area.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+                errors.append(op.location.error("area '\(op.area)' must be dotted words"))
+            }
+            let inputNames = Set(op.input.namesUsed)
+            let needsCollection = inputNames.intersection(["fixture", "mergeFixture", "document", "storedDocument"])
+            if !needsCollection.isEmpty || op.area.contains("{collection}") {
+                guard case .map(let members, _, _) = op.input, members.contains(where: { $0.name == "collection" })
+                else {
+                    errors.append(
+                        op.location.error("op \(op.op): a collection-dependent input needs a collection member"))
+                    continue
+                }
+            }
+            if inputNames.contains("document"),
+                case .map(let members, _, _) = op.input, !members.contains(where: { $0.name == "form" })
+            {
+                errors.append(op.location.error("op \(op.op): an input document needs a form member"))
+            }
+            for pattern in op.errors where rules(matching: pattern).isEmpty {
+                errors.append(op.location.error("op \(op.op): error '\(pattern)' matches no rule of rules.tsv"))
+            }
+        }
     }
 
     // MARK: Helpers

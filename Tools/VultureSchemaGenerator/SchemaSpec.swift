@@ -33,6 +33,10 @@ public struct SchemaSpec: Hashable, Sendable {
     public var constants: [ConstantSpec] = []
     /// `Spec/pins.tsv`, in table order.
     public var pins: [PinSpec] = []
+    /// `Spec/rules.tsv`, in table order.
+    public var rules: [RuleSpec] = []
+    /// `Spec/operations.tsv`, in table order.
+    public var operations: [OperationSpec] = []
 
     /// An empty spec.
     public init() {}
@@ -101,6 +105,18 @@ public struct SchemaSpec: Hashable, Sendable {
     /// The limit named `name`.
     public func limit(named name: String) -> LimitSpec? {
         limits.first { $0.name == name }
+    }
+
+    /// The pin named `name`.
+    public func pin(named name: String) -> PinSpec? {
+        pins.first { $0.name == name }
+    }
+
+    /// The rules whose id is `pattern`, or starts with its prefix when it ends in `.*` (`gzip.*`).
+    public func rules(matching pattern: String) -> [RuleSpec] {
+        guard pattern.hasSuffix(".*") else { return rules.filter { $0.id == pattern } }
+        let prefix = String(pattern.dropLast())
+        return rules.filter { $0.id.hasPrefix(prefix) }
     }
 
     /// The id rule variants of `record`, in table order.

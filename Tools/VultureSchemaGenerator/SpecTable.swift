@@ -24,6 +24,10 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
     case constants
     /// `pins.tsv`: pinned choices.
     case pins
+    /// `rules.tsv`: rule ids and error codes.
+    case rules
+    /// `operations.tsv`: the operations of the testee protocol.
+    case operations
 
     /// File name inside `Spec/`, e.g. `settings-keys.tsv`.
     public var fileName: String {
@@ -60,7 +64,9 @@ public enum SpecTable: String, CaseIterable, Hashable, Sendable {
         case .syncRules: ["area", "rule", "kind", "subject", "value", "meaning", "source"]
         case .limits: ["name", "value", "unit", "appliesTo", "meaning", "source"]
         case .constants: ["name", "value", "unit", "meaning", "source"]
-        case .pins: ["pin", "subject", "choice", "reason", "source"]
+        case .pins: ["pin", "subject", "choice", "reason", "source", "kind"]
+        case .rules: ["id", "swift", "meaning", "section", "example", "source"]
+        case .operations: ["op", "area", "section", "input", "output", "errors", "meaning", "source"]
         }
     }
 }

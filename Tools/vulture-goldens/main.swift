@@ -35,7 +35,10 @@ tool.run { arguments in
         let files = try GoldenWriter.render()
         let drift = GoldenWriter.drift(of: files, under: root)
         for file in drift {
-            if mode == "write" {
+            if mode == "write", file.isStale {
+                try FileManager.default.removeItem(at: root.appendingPathComponent(file.path))
+                print("deleted \(file.path)")
+            } else if mode == "write" {
                 let url = root.appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -108,7 +108,7 @@ private struct TypedReader {
     }
 
     mutating func value(_ node: JSONNode, depth: Int, inArray: Bool) throws -> FirestoreValue {
-        if depth > FirestoreLimits.maximumDepth {
+        if depth > FirestoreLimits.maximumDepth + 1 {
             throw error(.depth, nil, "nested deeper than Firestore's 20 levels", at: node.offset)
         }
         switch node.kind {
@@ -150,11 +150,14 @@ private struct TypedReader {
                 }
                 return try wrapper(first, node: node, depth: depth, inArray: inArray)
             }
-            return try map(members, depth: depth)
+            return try map(members, depth: depth, offset: node.offset)
         }
     }
 
-    mutating func map(_ members: [JSONMember], depth: Int) throws -> FirestoreValue {
+    mutating func map(_ members: [JSONMember], depth: Int, offset: Int) throws -> FirestoreValue {
+        if FirestoreLimits.isTooDeep(depth: depth, isMap: true) {
+            throw error(.depth, nil, "a map nested deeper than Firestore's 20 levels", at: offset)
+        }
         var out: [String: FirestoreValue] = Dictionary(minimumCapacity: members.count)
         for m in members {
             if let (rule, message) = FirestoreLimits.fieldNameViolation(m.key) {
@@ -240,7 +243,7 @@ private struct TypedReader {
             return .reference(s)
         case "$map":
             guard case .object(let members) = inner.kind else { throw bad("expects an object") }
-            return try map(members, depth: depth)
+            return try map(members, depth: depth, offset: node.offset)
         case "$serverTimestamp":
             guard case .bool(true) = inner.kind else { throw bad("expects true") }
             return try sentinel(.serverTimestamp, m, inArray: inArray)

@@ -138,6 +138,7 @@ public enum FirestoreRESTJSON {
 /// (`"1e3"`, `2.0`); `doubleValue` is a number or a string in JSON number syntax or
 /// `"NaN"`/`"Infinity"`/`"-Infinity"`; `bytesValue` is standard or URL-safe base64, padded or not.
 /// Setting one member twice (under both names) or two kinds of one `Value` is an error.
+/// Internal (not private) for the write readers in `Writes/`.
 struct RESTReader {
     let source: JSONSourceText
 
@@ -174,7 +175,9 @@ struct RESTReader {
     /// The members of a proto message object: names normalized, `null` members dropped (unset)
     /// except those in `nullIsValue`, a member set twice rejected.
     /// - Throws: `rest.shape` when `node` is not an object or names a member twice.
-    func members(_ node: JSONNode, pointer: String, what: String, nullIsValue: Set<String> = []) throws -> [Member] {
+    func members(_ node: JSONNode, pointer: String, what: String, nullIsValue: Set<String> = []) throws
+        -> [Member]
+    {
         guard case .object(let raw) = node.kind else {
             throw error(.restShape, pointer, "\(what) is a JSON object, found \(node.typeName)", at: node.offset)
         }
@@ -264,7 +267,7 @@ struct RESTReader {
     ]
 
     mutating func value(_ node: JSONNode, pointer: String, depth: Int, inArray: Bool) throws -> FirestoreValue {
-        if depth > FirestoreLimits.maximumDepth {
+        if depth > FirestoreLimits.maximumDepth + 1 {
             throw error(.depth, pointer, "nested deeper than Firestore's 20 levels", at: node.offset)
         }
         let ms = try members(node, pointer: pointer, what: "a Value", nullIsValue: ["nullValue"])
@@ -343,6 +346,9 @@ struct RESTReader {
             }
             return .array(out)
         default:  // mapValue
+            if FirestoreLimits.isTooDeep(depth: depth, isMap: true) {
+                throw error(.depth, pointer, "a map nested deeper than Firestore's 20 levels", at: node.offset)
+            }
             var out: [String: FirestoreValue] = [:]
             for mm in try members(v, pointer: p, what: "a MapValue") {
                 guard mm.name == "fields" else { throw unknownMember(mm, in: "MapValue", known: "fields") }

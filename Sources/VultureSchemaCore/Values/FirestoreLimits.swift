@@ -2,8 +2,15 @@
 ///
 /// Source: Firestore's documented limits (schema §3 names the document-size one); Goldens/FORMAT.md.
 public enum FirestoreLimits {
-    /// Maximum depth of maps and arrays: a document's top-level field is at depth 1.
+    /// Maximum depth of a map: a document's top-level field is at depth 1. A map at depth 21 is
+    /// refused (even empty), a scalar or an empty array there is not, and nothing is at depth 22
+    /// (as the Firestore emulator enforces it).
     public static let maximumDepth = 20
+
+    /// Whether a value at `depth` is nested too deep (see ``maximumDepth``).
+    static func isTooDeep(depth: Int, isMap: Bool) -> Bool {
+        depth > maximumDepth + 1 || (isMap && depth > maximumDepth)
+    }
     /// Maximum size of a field name in UTF-8 bytes.
     public static let maximumFieldNameBytes = 1500
     /// Maximum size of a document (schema §3): 1 MiB = 1,048,576 bytes.
@@ -50,7 +57,7 @@ extension FirestoreValue {
     }
 
     func validate(form: DocumentForm?, pointer: String, depth: Int, inArray: Bool) throws {
-        if depth > FirestoreLimits.maximumDepth {
+        if FirestoreLimits.isTooDeep(depth: depth, isMap: mapValue != nil) {
             throw SchemaInputError(
                 rule: .depth, pointer: pointer, message: "nested deeper than Firestore's 20 levels")
         }

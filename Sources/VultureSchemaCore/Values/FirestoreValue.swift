@@ -9,7 +9,7 @@ import Foundation
 /// the write form only (Goldens/FORMAT.md).
 ///
 /// Equality is by typed value: `integer(1)` ≠ `double(1.0)`, NaN equals NaN, `0.0` ≠ `-0.0`.
-/// Firestore's structural limits are checked by ``validate(form:)`` and by every reader.
+/// Firestore's structural limits are checked by ``validate(form:pointer:)`` and by every reader.
 public enum FirestoreValue: Sendable {
     /// `null`.
     case null

@@ -2,8 +2,12 @@
 /// (`summary.takeoffAt` is `["summary", "takeoffAt"]`), as a write's mask and transforms name fields.
 ///
 /// Text form, Firestore's quoting rules: a segment that is a simple identifier
-/// (`[A-Za-z_][A-Za-z_0-9]*`) is written bare; any other segment is written in backticks with `\`
-/// and `` ` `` escaped by a backslash (`` `home base`.`a\`b` ``); segments are joined with `.`.
+/// (`[A-Za-z_][A-Za-z_0-9]*`) is written bare; any other segment is written in backticks, with a
+/// backslash or a backtick inside it escaped by a backslash; segments are joined with `.`:
+///
+///     summary.takeoffAt        the names "summary", "takeoffAt"
+///     `home base`.`a\`b`       the names "home base", "a`b"
+///
 /// When reading, a backslash inside backticks escapes any character, as Firestore accepts.
 ///
 /// Ordered segment by segment, each segment by Unicode scalar values (a prefix sorts first), so
@@ -30,7 +34,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
         self.segments = segments
     }
 
-    /// Parses the text form (`summary.takeoffAt`, `` `home base`.name ``).
+    /// Parses the text form (`summary.takeoffAt`, or with quoted segments as ``FieldPath`` shows).
     /// - Throws: `SchemaInputError` (`write.field-path`, pointer "") for an empty path, an empty
     ///   segment (`a..b`, a trailing `.`), an unquoted segment that is not a simple identifier
     ///   (`1a`, `é`, `a b`), an unclosed backtick, a dangling backslash, or text after a closing
@@ -101,7 +105,8 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
         return !first
     }
 
-    /// The text form: simple identifiers bare, other names in backticks with `\` and `` ` `` escaped.
+    /// The text form: simple identifiers bare, other names in backticks with a backslash before each
+    /// backslash or backtick inside.
     public var description: String {
         var out = ""
         for (k, s) in segments.enumerated() {

@@ -309,11 +309,12 @@ private struct WriteReader {
     mutating func commitRequest(_ node: JSONNode) throws -> FirestoreCommitRequest {
         var database: String?
         var writes: [FirestoreWrite] = []
+        var writesDatabase: (String, String, Int)?
         var transaction: Data?
         for m in try rest.members(node, pointer: "", what: "a CommitRequest") {
             switch m.name {
             case "database": database = try rest.string(m, "database")
-            case "writes": writes = try self.writes(m, database: &database)
+            case "writes": (writes, writesDatabase) = try self.writes(m)
             case "transaction":
                 guard case .string(let s) = m.value.kind, let d = ProtoJSONBase64.decode(s) else {
                     throw fail(.base64, m.pointer, "transaction must be base64", at: m.value.offset)
@@ -322,20 +323,19 @@ private struct WriteReader {
             default: throw rest.unknownMember(m, in: "CommitRequest", known: "database, writes, transaction")
             }
         }
-        guard let database else {
-            throw fail(.writeShape, "", "a CommitRequest names its database or holds a write", at: node.offset)
-        }
-        return FirestoreCommitRequest(database: database, writes: writes, transaction: transaction)
+        let named = try agree(database, writesDatabase, what: "CommitRequest", at: node.offset)
+        return FirestoreCommitRequest(database: named, writes: writes, transaction: transaction)
     }
 
     mutating func batchWriteRequest(_ node: JSONNode) throws -> FirestoreBatchWriteRequest {
         var database: String?
         var writes: [FirestoreWrite] = []
+        var writesDatabase: (String, String, Int)?
         var labels: [String: String] = [:]
         for m in try rest.members(node, pointer: "", what: "a BatchWriteRequest") {
             switch m.name {
             case "database": database = try rest.string(m, "database")
-            case "writes": writes = try self.writes(m, database: &database)
+            case "writes": (writes, writesDatabase) = try self.writes(m)
             case "labels":
                 guard case .object(let lm) = m.value.kind else {
                     throw fail(.restShape, m.pointer, "labels must be an object of strings", at: m.value.offset)
@@ -351,29 +351,41 @@ private struct WriteReader {
             default: throw rest.unknownMember(m, in: "BatchWriteRequest", known: "database, writes, labels")
             }
         }
-        guard let database else {
-            throw fail(.writeShape, "", "a BatchWriteRequest names its database or holds a write", at: node.offset)
-        }
-        return FirestoreBatchWriteRequest(database: database, writes: writes, labels: labels)
+        let named = try agree(database, writesDatabase, what: "BatchWriteRequest", at: node.offset)
+        return FirestoreBatchWriteRequest(database: named, writes: writes, labels: labels)
     }
 
-    /// The writes of a request; `database` is checked against (or set from) every write's name.
-    mutating func writes(_ m: RESTReader.Member, database: inout String?) throws -> [FirestoreWrite] {
+    /// The request's database: its `database` member, which every write must be in, or else the
+    /// writes' database.
+    func agree(_ member: String?, _ writes: (String, String, Int)?, what: String, at offset: Int) throws -> String {
+        if let member, let (db, pointer, writeOffset) = writes, db != member {
+            throw fail(
+                .writeShape, pointer, "the write is in database \(db), the request in \(member)", at: writeOffset)
+        }
+        guard let database = member ?? writes?.0 else {
+            throw fail(.writeShape, "", "a \(what) names its database or holds a write", at: offset)
+        }
+        return database
+    }
+
+    /// The writes of a request, which must all be in one database, and that database with the
+    /// pointer and offset of the first write that names it.
+    mutating func writes(_ m: RESTReader.Member) throws -> ([FirestoreWrite], (String, String, Int)?) {
         guard case .array(let elements) = m.value.kind else {
             throw fail(.restShape, m.pointer, "writes must be an array of Write", at: m.value.offset)
         }
         var out: [FirestoreWrite] = []
+        var database: (String, String, Int)?
         for (i, e) in elements.enumerated() {
             let p = JSONPointer.appending(m.pointer, i)
             let (w, db) = try write(e, pointer: p)
-            if let database, database != db {
-                throw fail(
-                    .writeShape, p, "the write is in database \(db), the request in \(database)", at: e.offset)
+            if let (first, _, _) = database, first != db {
+                throw fail(.writeShape, p, "the write is in database \(db), the one before in \(first)", at: e.offset)
             }
-            database = db
+            if database == nil { database = (db, p, e.offset) }
             out.append(w)
         }
-        return out
+        return (out, database)
     }
 
     mutating func write(_ node: JSONNode, pointer: String) throws -> (write: FirestoreWrite, database: String) {

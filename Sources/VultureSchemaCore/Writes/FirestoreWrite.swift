@@ -174,13 +174,14 @@ public struct FirestoreWrite: Sendable, Hashable {
     /// `set(data, merge: true)`: a mask of every *leaf* path of `data` — a non-empty map merges key
     /// by key, while an empty map, an array, a scalar or a sentinel is a leaf (an empty map wipes the
     /// stored map). `merge: false` is ``set(_:path:)``.
-    /// - Throws: `SchemaInputError` (`write.mask`) for a `$delete` without `merge`.
+    /// - Throws: `SchemaInputError`: `write.mask` for a `$delete` without `merge`,
+    ///   `write.field-path` for an empty field name (no field path can name it).
     public static func set(_ data: [String: FirestoreValue], merge: Bool, path: String? = nil) throws
         -> FirestoreWrite
     {
         guard merge else { return try set(data, path: path) }
         var leaves: [FieldPath] = []
-        collectLeaves(data, at: [], into: &leaves)
+        try collectLeaves(data, at: [], into: &leaves)
         return try FirestoreWrite(path: path, fields: data, mask: leaves)
     }
 
@@ -307,10 +308,17 @@ public struct FirestoreWrite: Sendable, Hashable {
         return out.isEmpty ? nil : .map(out)
     }
 
-    static func collectLeaves(_ fields: [String: FirestoreValue], at prefix: [String], into out: inout [FieldPath]) {
+    static func collectLeaves(_ fields: [String: FirestoreValue], at prefix: [String], into out: inout [FieldPath])
+        throws
+    {
         for (k, v) in fields {
+            if k.isEmpty {
+                throw SchemaInputError(
+                    rule: .fieldPath, pointer: pointer(of: FieldPath(unchecked: prefix + [k])),
+                    message: "an empty field name cannot be a field path (Firestore refuses empty field names)")
+            }
             if case .map(let m) = v, !m.isEmpty {
-                collectLeaves(m, at: prefix + [k], into: &out)
+                try collectLeaves(m, at: prefix + [k], into: &out)
             } else {
                 out.append(FieldPath(unchecked: prefix + [k]))
             }

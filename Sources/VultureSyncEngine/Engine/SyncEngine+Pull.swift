@@ -37,15 +37,7 @@ extension SyncEngine {
                 }
                 row.base = nil
                 row.baseUpdateTime = nil
-                // Its object may be gone with a purged tombstone: the map is reserved again from the
-                // file on the device (a document still on the server keeps its own map in the merge).
-                if let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
-                    row.fields[kind.mapField] = .null
-                    if let path = blobPath(row), store.blob(path) != nil {
-                        map["uploaded"] = .boolean(false)
-                        row.pendingBlobMap = .map(map)
-                    }
-                }
+                unreserveBlob(&row)
                 store.put(row)
             }
         }
@@ -187,6 +179,18 @@ extension SyncEngine {
             RecentsTrimChange(
                 id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
                 reason: .cap)
+        }
+    }
+
+    /// A row whose server record is gone (a purged tombstone) may name an object the delete removed:
+    /// its blob map is reserved again from the file on the device, or dropped when the device has no
+    /// file (a document still on the server keeps its own map in the merge).
+    func unreserveBlob(_ row: inout LocalRow) {
+        guard let kind = Self.blobKind(row.collection), case .map(var map)? = row.fields[kind.mapField] else { return }
+        row.fields[kind.mapField] = .null
+        if let path = blobPath(row), store.blob(path) != nil {
+            map["uploaded"] = .boolean(false)
+            row.pendingBlobMap = .map(map)
         }
     }
 

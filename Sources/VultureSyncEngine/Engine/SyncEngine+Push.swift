@@ -279,6 +279,7 @@ extension SyncEngine {
             // The server has no such document (a purged tombstone): nothing is agreed any more.
             row.base = nil
             row.baseUpdateTime = nil
+            if !row.isTombstone { unreserveBlob(&row) }
             store.put(row)
         }
         try pullProfile()

@@ -31,7 +31,7 @@ public enum GzipError: Error, Equatable, Sendable {
 /// Streaming gzip compression (RFC 1952) through zlib's deflate (schema §2, Storage objects).
 ///
 /// The `z_stream` lives on the heap and never moves. Feed input chunks with
-/// ``compress(_:output:)`` and end with ``finish(output:)``; compressed bytes are handed to the
+/// `compress(_:output:)` and end with ``finish(output:)``; compressed bytes are handed to the
 /// `output` closure in chunks of at most 64 KiB, so memory stays flat whatever the input size.
 /// The header carries no file name and mtime 0, so equal input gives equal output.
 public final class GzipCompressor {
@@ -298,7 +298,9 @@ public enum Gzip {
     }
 
     /// The decompressed bytes of the gzip stream `data` (all members, as `gzip -dc`).
-    /// - Parameter maximumOutputBytes: cap on the decompressed size (nil: none).
+    /// - Parameters:
+    ///   - data: the gzip stream.
+    ///   - maximumOutputBytes: cap on the decompressed size (nil: none).
     /// - Throws: ``GzipError`` for a truncated or corrupt stream, bad CRC or length, trailing garbage or the cap.
     public static func decompress<D: DataProtocol>(
         _ data: D, maximumOutputBytes: Int64? = nil

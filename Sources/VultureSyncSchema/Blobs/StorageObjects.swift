@@ -93,7 +93,7 @@ public struct StorageObjectMetadata: Equatable, Sendable {
 public enum StorageLimits {
     /// Largest gzipped object accepted for upload, in bytes (`storageObjectMaxBytes`).
     ///
-    /// **Pin** (Spec/pins/storage-object-size.md): the seed says "≤ 32 MB"; decimal MB, the stricter
+    /// **Pin** (`Spec/pins.tsv` decimalSizes): the seed says "≤ 32 MB"; decimal MB, the stricter
     /// reading: an object this check accepts is accepted by the rule whichever unit the rule uses.
     public static let maximumObjectBytes: Int64 = SchemaLimits.storageObjectMaxBytes
 

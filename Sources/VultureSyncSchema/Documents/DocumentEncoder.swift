@@ -258,8 +258,10 @@ public struct DocumentEncoder: Sendable {
                         path: path, sizeBytes: content.sizeBytes, gzBytes: content.gzBytes, uploaded: content.uploaded
                     ).firestoreValue(form: form)
             } else {
-                // An unknown content is written as null, never "" (schema §5.5); `content` is left out.
+                // An unknown content is written as null, never "" (schema §5.5); `content`, a required
+                // nullable field, is null too (a full write carries every required field).
                 doc["contentHash"] = .null
+                doc["content"] = .null
             }
         case .settings:
             guard let values = inputs.settingsValues else {

@@ -11,6 +11,9 @@ public struct DocumentIdInputs: Sendable, Hashable {
     public var competitionId: String?
     /// The random id a writer chose for a task without `externalUrl` (the `taskRandom` rule).
     public var randomTaskId: String?
+    /// The id a writer already holds for a map file (a pulled document's id), used as is instead of the
+    /// pinned map-file id rule (its strings are an open question: Goldens/SCHEMA.md, Pinned choices).
+    public var mapFileId: String?
 
     /// Inputs as given; each is nil when the caller does not have it.
     public init(uid: String? = nil, igcBytes: Data? = nil, competitionId: String? = nil, randomTaskId: String? = nil) {
@@ -64,6 +67,11 @@ extension DocumentIds {
             try validate(documentId: id)
             return (id, .taskRandom)
         case .mapFiles:
+            if let known = inputs.mapFileId {
+                try validate(documentId: known)
+                let isUser = fields["source"] == .string(MapFileSource.user.rawValue)
+                return (known, isUser ? .mapFileUser : .mapFileDownloaded)
+            }
             let sourceText = try string("source", .mapFileDownloaded)
             let typeText = try string("type", .mapFileDownloaded)
             guard let source = MapFileSource(rawValue: sourceText) else {

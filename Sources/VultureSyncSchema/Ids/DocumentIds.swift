@@ -16,7 +16,7 @@ public enum DocumentIdError: Error, Equatable, Sendable {
     case uidTooLong(byteCount: Int)
     /// A hash that is not 64 lowercase hex characters (schema §4); `value` is what was given.
     case notLowercaseHexSHA256(value: String)
-    /// A map file id request that breaks the pinned rule (Spec/pins/map-file-id.md).
+    /// A map file id request that breaks the pinned rule (`Spec/pins.tsv` mapFileIdDownloaded, mapFileIdUser).
     case invalidMapFileKey(reason: String)
     /// The collection's id rule needs an input that was not given (`input` names it: `uid`,
     /// `competitionId`, `igcFileBytes`, a field …), or is a random id only the writer can choose.
@@ -71,7 +71,7 @@ public enum DocumentIds {
     // MARK: Home base
 
     /// The text the home base id hashes: Kotlin's `name.trim().lowercase()` on the JVM (root locale),
-    /// reproduced exactly (see ``JVMText``) (schema §4).
+    /// reproduced exactly (see `JVMText`) (schema §4).
     public static func homebaseKey(name: String) -> String {
         JVMText.lowercased(JVMText.trim(name))
     }

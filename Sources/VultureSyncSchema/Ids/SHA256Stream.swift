@@ -1,32 +1,52 @@
-import CCrypto
 import Foundation
 
-/// Streaming SHA-256 through libcrypto's EVP interface (schema §4: every id and hash is SHA-256).
-///
-/// Feed any number of byte chunks with ``update(_:)``, then call ``finalize()`` once for the
-/// 32-byte digest (or ``finalizeHex()`` for the 64 lowercase hex characters the schema writes).
-/// Memory stays constant whatever the input size. Not thread-safe; use one instance per stream.
-public final class SHA256Stream {
-    private let context: OpaquePointer
-    private var finished = false
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    import CCrypto
+#endif
 
-    /// Creates a fresh SHA-256 state. Traps only if libcrypto cannot allocate a context (out of memory).
+/// Streaming SHA-256 (schema §4: every id and hash is SHA-256): CryptoKit on Apple platforms,
+/// libcrypto's EVP interface elsewhere.
+///
+/// Feed any number of byte chunks with ``update(_:)-(UnsafeRawBufferPointer)``, then call
+/// ``finalize()`` once for the 32-byte digest (or ``finalizeHex()`` for the 64 lowercase hex
+/// characters the schema writes). Memory stays constant whatever the input size. Not thread-safe;
+/// use one instance per stream.
+public final class SHA256Stream {
+    private var finished = false
+    #if canImport(CryptoKit)
+        private var hasher = CryptoKit.SHA256()
+    #else
+        private let context: OpaquePointer
+    #endif
+
+    /// Creates a fresh SHA-256 state. With libcrypto, traps only if it cannot allocate a context
+    /// (out of memory).
     public init() {
-        guard let ctx = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed: out of memory") }
-        guard EVP_DigestInit_ex(ctx, EVP_sha256(), nil) == 1 else {
-            EVP_MD_CTX_free(ctx)
-            fatalError("EVP_DigestInit_ex(SHA-256) failed")
-        }
-        context = ctx
+        #if !canImport(CryptoKit)
+            guard let ctx = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed: out of memory") }
+            guard EVP_DigestInit_ex(ctx, EVP_sha256(), nil) == 1 else {
+                EVP_MD_CTX_free(ctx)
+                fatalError("EVP_DigestInit_ex(SHA-256) failed")
+            }
+            context = ctx
+        #endif
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    #if !canImport(CryptoKit)
+        deinit { EVP_MD_CTX_free(context) }
+    #endif
 
     /// Hashes `bytes` (any length, zero included). Calling after ``finalize()`` is a programming error and traps.
     public func update(_ bytes: UnsafeRawBufferPointer) {
         precondition(!finished, "SHA256Stream.update after finalize")
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        _ = EVP_DigestUpdate(context, base, bytes.count)
+        #if canImport(CryptoKit)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes[...]))
+        #else
+            _ = EVP_DigestUpdate(context, base, bytes.count)
+        #endif
     }
 
     /// Hashes the bytes of `data`.
@@ -40,10 +60,14 @@ public final class SHA256Stream {
     public func finalize() -> [UInt8] {
         precondition(!finished, "SHA256Stream.finalize called twice")
         finished = true
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        _ = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
-        return Array(digest.prefix(Int(length)))
+        #if canImport(CryptoKit)
+            return Array(hasher.finalize())
+        #else
+            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            _ = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+            return Array(digest.prefix(Int(length)))
+        #endif
     }
 
     /// Ends the stream and returns the digest as 64 lowercase hex characters (schema §4).
@@ -93,6 +117,17 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     }
 }
 
+/// `write(2)` from the C library of the platform, named apart from the `write` methods here.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Darwin)
+        Darwin.write(fd, buffer, count)
+    #elseif canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+    #elseif canImport(Musl)
+        Musl.write(fd, buffer, count)
+    #endif
+}
+
 /// POSIX-level chunked file reading and writing with one reused 64 KiB buffer.
 enum ChunkedFile {
     static let chunkSize = 64 * 1024
@@ -137,7 +172,7 @@ final class OutputFile {
     func write(_ bytes: UnsafeRawBufferPointer) throws(FileAccessError) {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileAccessError(operation: "write", path: path, errno: errno)
@@ -155,7 +190,9 @@ public enum FileContents {
     public static let maximumToolInputBytes = 64 * 1024 * 1024
 
     /// The file's bytes.
-    /// - Parameter maximumBytes: stop with `EFBIG` ("File too large") past this many bytes.
+    /// - Parameters:
+    ///   - path: the file's path.
+    ///   - maximumBytes: stop with `EFBIG` ("File too large") past this many bytes.
     /// - Throws: ``FileAccessError`` naming the operation, the path and `errno`.
     public static func bytes(atPath path: String, maximumBytes: Int = maximumToolInputBytes) throws(FileAccessError)
         -> [UInt8]
@@ -185,7 +222,7 @@ public enum FileContents {
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            let n = bytes[offset...].withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileAccessError(operation: "write", path: path, errno: errno)

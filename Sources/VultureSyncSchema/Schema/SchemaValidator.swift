@@ -1,48 +1,6 @@
 import Foundation
 
-/// A rule of the schema a document breaks, as a stable id (`schema.type`, `schema.enum`, …).
-///
-/// Printed by `vulture-conformance validate`, named by invalid-document goldens. Sources: the
-/// field tables (schema §2), the write and stored forms (Goldens/FORMAT.md), tombstones (schema §5.4).
-public enum SchemaRule: String, Sendable, CaseIterable, Codable {
-    /// A field the schema does not know (a warning unless strict: readers accept newer fields).
-    case unknownField = "schema.unknown-field"
-    /// A required field is absent from a full write or a stored document.
-    case missingField = "schema.missing-field"
-    /// A value of the wrong Firestore type (an integer where a double is wanted, …).
-    case type = "schema.type"
-    /// null in a field that is not nullable.
-    case null = "schema.null"
-    /// A value outside its enum.
-    case enumeration = "schema.enum"
-    /// A unit id outside its unit table.
-    case unit = "schema.unit"
-    /// A calendar day not written `yyyy-MM-dd`.
-    case dateString = "schema.date-string"
-    /// A string longer than its `maxChars` (Unicode code points; pin charCount).
-    case maxChars = "schema.max-chars"
-    /// A bytes value (or string) longer than its `maxBytes`.
-    case maxBytes = "schema.max-bytes"
-    /// An array with more than its `maxItems` elements.
-    case maxItems = "schema.max-items"
-    /// A hex digest of the wrong length or not lowercase hex.
-    case hexLength = "schema.hex-length"
-    /// A number below the field's minimum or above its maximum, or off its step.
-    case range = "schema.range"
-    /// In the write form, a field written by `FieldValue.serverTimestamp()` holds anything else.
-    case serverTimestamp = "schema.server-timestamp"
-    /// A sentinel in a field the schema does not write with one.
-    case sentinel = "schema.sentinel"
-    /// A tombstone that keeps fields other than the common fields and `deletedAt`, or lacks `deletedAt`.
-    case tombstone = "schema.tombstone"
-    /// A settings key id the schema does not know (a warning unless strict).
-    case unknownSettingsKey = "schema.unknown-settings-key"
-    /// The document's collection cannot be told from its shape or path, or its path is not a
-    /// document path of the schema.
-    case collection = "schema.collection"
-    /// The document id is not what the deterministic id rule gives for its fields (schema §4).
-    case documentId = "schema.document-id"
-}
+// SchemaRule, the ids of the violations, is generated from Spec/rules.tsv (Generated/SchemaRule.swift).
 
 /// One thing wrong with a document: where, which rule, and whether it is an error or a warning.
 public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {

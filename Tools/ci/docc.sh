@@ -1,0 +1,34 @@
+#!/bin/sh
+# Builds the DocC catalogs of the libraries an app imports (VultureSyncSchema, VultureFirestore,
+# VultureConformance) with the toolchain's own docc, warnings as errors. swift-docc-plugin cannot be
+# fetched here, so the symbol graphs come from `swift symbolgraph-extract` over the built modules (VultureSyncSchema
+# with the core module it re-exports), and `docc convert` turns each catalog into an archive.
+# Usage: Tools/ci/docc.sh [OUTPUT_DIR]   (from anywhere; default OUTPUT_DIR: .build/docc)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=${1:-.build/docc}
+swift build --target VultureConformance
+swift build --target VultureFirestore
+bin=$(swift build --show-bin-path)
+modules="$bin/Modules"
+[ -d "$modules" ] || modules="$bin"
+triple=$(basename "$(dirname "$bin")")
+mkdir -p "$out"
+graphs=$(mktemp -d)
+trap 'rm -rf "$graphs"' EXIT
+for module in VultureSyncSchema VultureFirestore VultureConformance; do
+  mkdir -p "$graphs/$module"
+  swift symbolgraph-extract -module-name "$module" -target "$triple" \
+    -I "$modules" -I Sources/CZlib -I Sources/CCrypto \
+    -minimum-access-level public -skip-inherited-docs \
+    -experimental-allowed-reexported-modules=VultureSchemaCore \
+    -output-dir "$graphs/$module"
+  rm -rf "$out/$module.doccarchive"
+  docc convert "Sources/$module/$module.docc" \
+    --additional-symbol-graph-dir "$graphs/$module" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.vulture.$module" \
+    --warnings-as-errors \
+    --output-dir "$out/$module.doccarchive"
+done
+echo "docc: $out/VultureSyncSchema.doccarchive, $out/VultureFirestore.doccarchive, $out/VultureConformance.doccarchive (no warnings)"
