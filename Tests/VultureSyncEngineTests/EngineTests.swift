@@ -222,6 +222,67 @@ extension FirestoreTimestamp {
     }
 }
 
+/// A device away longer than the tombstone retention (90 days, Spec/constants.tsv).
+@Suite struct LongAbsenceTests {
+    static let away: Int64 = (SchemaConstants.tombstoneRetentionDays + 10) * 86_400
+
+    /// Seed 397 of the simulation, shrunk: a flight made and pushed after the absence, then cleared
+    /// from Recents, keeps the clear — its agreement is fresh, only the pull is old.
+    @Test func anAgreementMadeAfterTheAbsenceIsKept() throws {
+        let world = World()
+        let (a, store, clock) = world.device("a")
+        try a.sync()
+        world.tick(Self.away, clocks: [clock])
+        let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
+        _ = try a.openFlight(id)
+        try a.push()
+        world.tick(clocks: [clock])
+        _ = try a.save(.flights, id: id, changes: ["lastOpenedAt": .null])
+        try a.sync()
+        #expect(try world.memory.get("users/u1/flights/\(id)")?.fields["lastOpenedAt"] == .null)
+        #expect(store.row(.flights, id: id)?.fields["lastOpenedAt"] == .null)
+        #expect(store.row(.flights, id: id)?.isDirty == false)
+    }
+
+    /// A record agreed on before the absence and deleted elsewhere, its tombstone purged meanwhile,
+    /// is pushed back: the server lost the record, the device still has it (schema §5.4).
+    @Test func aRecordWhoseTombstoneWasPurgedComesBack() throws {
+        let world = World()
+        let (a, storeA, clockA) = world.device("a")
+        let (b, _, clockB) = world.device("b")
+        let id = try a.save(
+            .homebases, changes: ["name": .string("Aachen"), "latitude": .double(50), "longitude": .double(6)])
+        try a.sync()
+        try b.sync()
+        world.tick(clocks: [clockA, clockB])
+        try b.delete(.homebases, id: id)
+        try b.sync()
+        world.tick(Self.away, clocks: [clockA, clockB])
+        try b.purgeTombstones()
+        #expect(try world.memory.get("users/u1/homebases/\(id)") == nil)
+        try a.sync()
+        let doc = try #require(try world.memory.get("users/u1/homebases/\(id)"))
+        #expect(doc.fields["deleted"] == .boolean(false))
+        #expect(doc.fields["name"] == .string("Aachen"))
+        #expect(storeA.row(.homebases, id: id)?.isDirty == false)
+    }
+
+    /// A delete made on the device but not pushed before the absence is pushed after it.
+    @Test func aDeleteNotYetPushedSurvivesTheAbsence() throws {
+        let world = World()
+        let (a, storeA, clockA) = world.device("a")
+        let id = try a.save(
+            .homebases, changes: ["name": .string("Aachen"), "latitude": .double(50), "longitude": .double(6)])
+        try a.sync()
+        world.tick(clocks: [clockA])
+        try a.delete(.homebases, id: id)
+        world.tick(Self.away, clocks: [clockA])
+        try a.sync()
+        #expect(try world.memory.get("users/u1/homebases/\(id)")?.fields["deleted"] == .boolean(true))
+        #expect(storeA.row(.homebases, id: id)?.isTombstone == true)
+    }
+}
+
 @Suite struct FileLocalStoreTests {
     @Test func aCommittedStateReopensAndAnUncommittedChangeIsLost() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-store-\(UUID().uuidString)")
@@ -234,8 +295,12 @@ extension FirestoreTimestamp {
             database: world.firestore, storage: world.storage, store: store, clock: clock.source)
         let id = try engine.importFlight(igc: EngineTests.igc, fields: ["filename": .string("a.igc")])
         try engine.sync()
-        _ = try engine.save(
-            .homebases, changes: ["name": .string("Never committed"), "latitude": .double(1), "longitude": .double(2)])
+        // A change the store never committed (a crash in the middle of a pull) is lost; the pilot's own
+        // changes are committed at once.
+        store.put(
+            LocalRow(
+                collection: .homebases, id: "never-committed", fields: ["name": .string("Never committed")],
+                origin: .server, createdAt: clock.now))
 
         let reopened = try FileLocalStore(directory: dir)
         let row = try #require(reopened.row(.flights, id: id))

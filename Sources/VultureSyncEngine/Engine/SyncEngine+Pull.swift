@@ -11,26 +11,38 @@ extension SyncEngine {
     /// - Throws: ``SyncError``; the pages applied before the error stay applied.
     public func pull() throws(SyncError) {
         try checkPause()
-        forgetAgreementAfterLongAbsence()
+        let full = isBackAfterLongAbsence
+        if full { store.state.cursors = [:] }
+        pulledPaths = full ? [] : nil
+        defer { pulledPaths = nil }
         for collection in Self.pullOrder {
             try pull(collection)
         }
+        if full { forgetRecordsTheServerLost() }
         try pullProfile()
         try afterPull()
         store.state.lastPullAt = clock()
         try commitStore()
     }
 
-    /// A device away longer than the tombstone retention may have missed a delete whose tombstone is
-    /// purged: it pulls everything again and treats its rows as unknown to the server, so a record
-    /// the server lost is pushed back (schema §5.4 accepts that a deleted flight comes back then).
-    func forgetAgreementAfterLongAbsence() {
-        guard let last = store.state.lastPullAt,
-            clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
-        else { return }
-        store.state.cursors = [:]
+    /// Whether the last complete pull is older than the tombstone retention: a delete made meanwhile
+    /// may have left a tombstone already purged, so this pull starts from no cursor (everything).
+    var isBackAfterLongAbsence: Bool {
+        guard let last = store.state.lastPullAt else { return false }
+        return clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
+    }
+
+    /// After the full pull of a device back from a long absence (schema §5.4): a row the server once
+    /// agreed on that the pull did not bring was purged there — deleted elsewhere, its tombstone gone.
+    /// A live row becomes unknown to the server, so the push makes it again (§5.4 accepts that a
+    /// deleted flight comes back then); a tombstone is dropped, the record being gone either way.
+    /// Rows the pull brought were merged against their base as always: an old base is still a state
+    /// the server's document descends from.
+    func forgetRecordsTheServerLost() {
+        guard let pulled = pulledPaths else { return }
         for collection in SyncCollection.allCases where collection != .users {
-            for var row in store.rows(collection) {
+            for var row in store.rows(collection) where row.base != nil {
+                guard !pulled.contains("\(collection.rawValue)/\(row.id)") else { continue }
                 if row.isTombstone {
                     store.remove(collection, id: row.id)
                     continue
@@ -97,7 +109,17 @@ extension SyncEngine {
     /// to it was pulled); applying a document twice changes nothing.
     func apply(_ document: FirestoreDocument, collection: SyncCollection, movesCursor: Bool = true) {
         let remote = document.fields
+        pulledPaths?.insert("\(collection.rawValue)/\(document.id)")
         if var row = store.row(collection, id: document.id) {
+            // A document made again since this row's agreement (deleted, its tombstone purged, then
+            // written anew) is a new record to this row: the old base says nothing about it, and an
+            // object the old record uploaded went with its tombstone, so a blob this device holds is
+            // reserved and uploaded again.
+            if let agreed = row.baseUpdateTime, document.createTime > agreed || Self.lostItsObject(row, remote) {
+                row.base = nil
+                row.baseUpdateTime = nil
+                unreserveBlob(&row)
+            }
             // Only a row the server never had live (new, or made again after the tombstone arrived)
             // can outlive a remote delete: a row already on the server was deleted after it was made,
             // whatever the device clocks say (schema §5.4, without trusting a skewed clock).
@@ -192,6 +214,19 @@ extension SyncEngine {
             map["uploaded"] = .boolean(false)
             row.pendingBlobMap = .map(map)
         }
+    }
+
+    /// Whether the server's document let go of an object the row's agreement said was uploaded: no
+    /// map now, or the same object not uploaded. A live record never does that (a blob map is never
+    /// dropped, `uploaded` never goes back) — only a delete (which removed the object) and a new
+    /// record since, made by a device that missed nothing. Merging against the old agreement would
+    /// write `uploaded: true` for an object that is gone.
+    static func lostItsObject(_ row: LocalRow, _ remote: [String: FirestoreValue]) -> Bool {
+        guard let kind = blobKind(row.collection), remote["deleted"] != .boolean(true),
+            case .map(let agreed)? = row.base?[kind.mapField], agreed["uploaded"] == .boolean(true)
+        else { return false }
+        guard case .map(let now)? = remote[kind.mapField] else { return true }
+        return now["path"] == agreed["path"] && now["uploaded"] == .boolean(false)
     }
 
     /// The ids of the live task rows on the device.

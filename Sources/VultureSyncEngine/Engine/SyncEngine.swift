@@ -88,6 +88,24 @@ public enum SyncEvent: Sendable, Hashable {
     case trimmed(cleared: [String], tombstoned: [String])
 }
 
+extension SyncEvent: CustomStringConvertible {
+    /// One short line in the schema's words, e.g. `pulled flights 2`, `committed flights 3 writes 1088 B`.
+    public var description: String {
+        switch self {
+        case .pulledPage(let c, let n): "pulled \(c.rawValue) \(n)"
+        case .committed(let c, let writes, let bytes): "committed \(c.rawValue) \(writes) writes \(bytes) B"
+        case .reserved(let c, let id, let delta): "reserved \(c.rawValue)/\(id.prefix(8)) \(delta) B"
+        case .capReached(let c, let id): "cap reached \(c.rawValue)/\(id.prefix(8))"
+        case .uploaded(let path): "uploaded \(path)"
+        case .retried(let what): "retried \(what)"
+        case .reconciled(let c, let id): "reconciled \(c.rawValue)/\(id.prefix(8))"
+        case .paused(let until): "paused until \(until)"
+        case .purged(let c, let ids): "purged \(c.rawValue) \(ids.count)"
+        case .trimmed(let cleared, let tombstoned): "trimmed \(cleared.count) cleared \(tombstoned.count) tombstoned"
+        }
+    }
+}
+
 /// The reference sync engine of one device (schema §5; the pull and push contracts of
 /// Goldens/FORMAT.md and README "The sync engine"): the local database is the truth, Firestore a
 /// replica. ``sync()`` pulls every collection, then pushes the dirty rows in collection order.
@@ -106,6 +124,8 @@ public final class SyncEngine {
     public let clock: @Sendable () -> FirestoreTimestamp
     /// What happened, in order.
     public internal(set) var events: [SyncEvent] = []
+    /// During the full pull after a long absence: every `collection/id` it brought.
+    var pulledPaths: Set<String>?
 
     /// An engine over its backends and store.
     public init(
