@@ -44,8 +44,26 @@ public struct Scenario: Sendable {
     public var start: FirestoreTimestamp
     /// The devices.
     public var devices: [Device]
+    /// Documents per pull page (`config.pageSize`; the schema's 500 when absent): small pages put
+    /// page edges where a scenario needs them.
+    public var pageSize: Int
     /// The steps, in order.
     public var steps: [ScenarioStep]
+
+    /// A scenario as given (for writers: the goldens definitions, a shrunk simulation run).
+    public init(
+        id: String, section: String, note: String, uid: String, start: FirestoreTimestamp, devices: [Device],
+        pageSize: Int = Int(SchemaConstants.pullPageSize), steps: [ScenarioStep]
+    ) {
+        self.pageSize = pageSize
+        self.id = id
+        self.section = section
+        self.note = note
+        self.uid = uid
+        self.start = start
+        self.devices = devices
+        self.steps = steps
+    }
 }
 
 /// One step of a scenario. Every device step names its device.
@@ -75,6 +93,8 @@ public enum ScenarioStep: Sendable {
     case storageFault(device: String, request: StorageRequestKind, failure: CloudStorageError.Kind)
     /// The device's token changes (a RevenueCat entitlement arrives).
     case entitlements(device: String, [String])
+    /// The faults still queued for the device are dropped (the network is well again).
+    case clearFaults(device: String)
     /// What must hold now.
     case expect(ScenarioExpectation)
 }
@@ -118,6 +138,13 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
 
+    /// An error at `pointer` of `file`.
+    public init(file: String?, pointer: String, message: String) {
+        self.file = file
+        self.pointer = pointer
+        self.message = message
+    }
+
     /// `FILE: /pointer: message`.
     public var description: String { (file.map { "\($0): " } ?? "") + "\(pointer.isEmpty ? "/" : pointer): \(message)" }
 }
@@ -156,6 +183,14 @@ extension Scenario {
                     clockOffsetSeconds: offset))
         }
         self.devices = devices
+        pageSize = Int(SchemaConstants.pullPageSize)
+        if let size = config["pageSize"] {
+            let n = try r.integer(size, "/config/pageSize")
+            guard n >= 1 && n <= SchemaConstants.pullPageSize else {
+                throw r.fail("/config/pageSize", "a page size from 1 to \(SchemaConstants.pullPageSize)")
+            }
+            pageSize = Int(n)
+        }
         var steps: [ScenarioStep] = []
         for (i, s) in try r.array(root["steps"], "/steps").enumerated() {
             steps.append(try r.step(s, "/steps/\(i)", devices: Set(devices.map(\.name))))
@@ -284,6 +319,8 @@ struct ScenarioReader {
                 throw fail(p + "/fault", "loseAcknowledgement or a Firestore status (UNAVAILABLE, …)")
             }
             return .fault(device: try device(), request: kind, fault: fault)
+        case "clearFaults":
+            return .clearFaults(device: try device())
         case "entitlements":
             let list = try array(m["entitlements"], p + "/entitlements").enumerated().map {
                 (j, e) throws(ScenarioError) in try string(e, p + "/entitlements/\(j)")
@@ -295,7 +332,7 @@ struct ScenarioReader {
             throw fail(
                 p + "/op",
                 "unknown op \(op): importFlight, importMapFile, save, delete, open, sync, pull, push, restart, "
-                    + "serverCommit, advance, fault, entitlements, expect")
+                    + "serverCommit, advance, fault, clearFaults, entitlements, expect")
         }
     }
 
@@ -355,5 +392,95 @@ struct ScenarioReader {
             }
         }
         return e
+    }
+}
+
+extension ScenarioStep {
+    /// The step in the scenario format (what ``ScenarioReader`` reads back). An `expect` step is
+    /// written with its server documents, rows, objects and counts.
+    public var value: FirestoreValue {
+        func op(_ name: String, _ device: String?, _ members: [String: FirestoreValue] = [:]) -> FirestoreValue {
+            var m = members
+            m["op"] = .string(name)
+            if let device { m["device"] = .string(device) }
+            return .map(m)
+        }
+        switch self {
+        case .importFlight(let d, let igc, let fields):
+            return op("importFlight", d, ["igc": .bytes(igc), "fields": .map(fields)])
+        case .importMapFile(let d, let content, let fields):
+            return op("importMapFile", d, ["content": .bytes(content), "fields": .map(fields)])
+        case .save(let d, let c, let id, let changes):
+            var m: [String: FirestoreValue] = ["collection": .string(c.rawValue), "changes": .map(changes)]
+            if let id { m["id"] = .string(id) }
+            return op("save", d, m)
+        case .delete(let d, let c, let id): return op("delete", d, ["collection": .string(c.rawValue), "id": .string(id)])
+        case .open(let d, let id): return op("open", d, ["id": .string(id)])
+        case .run(let d, let action, let error):
+            return op(action.rawValue, d, error.map { ["error": .string($0)] } ?? [:])
+        case .restart(let d): return op("restart", d)
+        case .serverCommit(let writes, let late):
+            var m: [String: FirestoreValue] = [
+                "writes": .array(writes.compactMap { try? CanonicalJSON.decode(CanonicalJSON.encode($0)) })
+            ]
+            if let late { m["lateBySeconds"] = .integer(late) }
+            return op("serverCommit", nil, m)
+        case .advance(let seconds, let d): return op("advance", d, ["seconds": .integer(seconds)])
+        case .fault(let d, let request, let fault):
+            let text: String = switch fault {
+            case .refuse(let status): status.rawValue
+            case .loseAcknowledgement: "loseAcknowledgement"
+            }
+            return op("fault", d, ["request": .string(request.rawValue), "fault": .string(text)])
+        case .storageFault(let d, let request, let failure):
+            return op("fault", d, ["request": .string(request.rawValue), "fault": .string(failure.rawValue)])
+        case .entitlements(let d, let list): return op("entitlements", d, ["entitlements": .array(list.map { .string($0) })])
+        case .clearFaults(let d): return op("clearFaults", d)
+        case .expect(let e):
+            var m: [String: FirestoreValue] = [:]
+            if !e.server.isEmpty { m["server"] = .map(e.server.mapValues { $0.map { .map($0) } ?? .null }) }
+            if !e.rows.isEmpty {
+                m["rows"] = .map(
+                    e.rows.mapValues { rows in
+                        .map(
+                            rows.mapValues { row in
+                                guard let row else { return .null }
+                                var r: [String: FirestoreValue] = ["fields": .map(row.fields)]
+                                if let dirty = row.dirty { r["dirty"] = .boolean(dirty) }
+                                return .map(r)
+                            })
+                    })
+            }
+            if !e.objects.isEmpty { m["objects"] = .map(e.objects.mapValues { .boolean($0) }) }
+            if let bytes = e.storageBytes { m["storageBytes"] = .integer(bytes) }
+            if !e.serverCounts.isEmpty {
+                m["serverCounts"] = .map(
+                    Dictionary(uniqueKeysWithValues: e.serverCounts.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
+            }
+            if !e.commits.isEmpty { m["commits"] = .map(e.commits.mapValues { .array($0.map { .integer(Int64($0)) }) }) }
+            return op("expect", nil, m)
+        }
+    }
+}
+
+extension Scenario {
+    /// The scenario in the format it is read from.
+    public var value: FirestoreValue {
+        var config: [String: FirestoreValue] = [
+                "uid": .string(uid), "start": .timestamp(start),
+                "devices": .array(
+                    devices.map { d in
+                        .map([
+                            "name": .string(d.name), "platform": .string(d.platform.rawValue),
+                            "entitlements": .array(d.entitlements.map { .string($0) }),
+                            "clockOffsetSeconds": .integer(d.clockOffsetSeconds),
+                        ])
+                    }),
+        ]
+        if pageSize != Int(SchemaConstants.pullPageSize) { config["pageSize"] = .integer(Int64(pageSize)) }
+        return .map([
+            "formatVersion": .integer(Scenario.formatVersion), "id": .string(id), "section": .string(section),
+            "note": .string(note), "config": .map(config), "steps": .array(steps.map(\.value)),
+        ])
     }
 }

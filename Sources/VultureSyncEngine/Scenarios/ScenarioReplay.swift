@@ -62,7 +62,9 @@ public enum ScenarioReplay {
         let clock: ManualClock
         var engine: SyncEngine
 
-        init(_ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp) {
+        init(
+            _ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp, pageSize: Int
+        ) {
             self.config = config
             recorder = RecordingFirestore(backend.firestore)
             bucket = RecordingCloudStorage(backend.storage)
@@ -70,7 +72,7 @@ public enum ScenarioReplay {
             engine = SyncEngine(
                 configuration: SyncConfiguration(
                     uid: uid, deviceId: "device-\(config.name)", platform: config.platform,
-                    entitlements: config.entitlements),
+                    entitlements: config.entitlements, pageSize: pageSize),
                 database: recorder, storage: bucket, store: store, clock: clock.source)
         }
 
@@ -84,7 +86,8 @@ public enum ScenarioReplay {
     public static func run(_ scenario: Scenario, backend: ScenarioBackend) -> ScenarioResult {
         var devices: [String: Device] = [:]
         for d in scenario.devices {
-            devices[d.name] = Device(d, uid: scenario.uid, backend: backend, start: scenario.start)
+            devices[d.name] = Device(
+                d, uid: scenario.uid, backend: backend, start: scenario.start, pageSize: scenario.pageSize)
         }
         var failures: [String] = []
         for (index, step) in scenario.steps.enumerated() {
@@ -103,7 +106,12 @@ public enum ScenarioReplay {
         _ step: ScenarioStep, _ p: String, devices: [String: Device], backend: ScenarioBackend, uid: String,
         failures: inout [String]
     ) throws {
-        func device(_ name: String) -> Device { devices[name]! }
+        func device(_ name: String) throws(ScenarioError) -> Device {
+            guard let found = devices[name] else {
+                throw ScenarioError(file: nil, pointer: p + "/device", message: "no device \(name) in config.devices")
+            }
+            return found
+        }
         switch step {
         case .importFlight(let d, let igc, let fields):
             try device(d).engine.importFlight(igc: igc, fields: fields)
@@ -116,7 +124,7 @@ public enum ScenarioReplay {
         case .open(let d, let id):
             try device(d).engine.openFlight(id)
         case .run(let d, let action, let expected):
-            let engine = device(d).engine
+            let engine = try device(d).engine
             var outcome: String?
             do {
                 switch action {
@@ -139,7 +147,7 @@ public enum ScenarioReplay {
             }
         case .restart(let d):
             // The process restarts: the store keeps what it committed, the engine starts afresh.
-            let dev = device(d)
+            let dev = try device(d)
             dev.store.crash()
             dev.engine = SyncEngine(
                 configuration: dev.engine.configuration, database: dev.recorder, storage: dev.bucket, store: dev.store,
@@ -157,17 +165,20 @@ public enum ScenarioReplay {
             _ = try backend.firestore.commit(sent)
         case .advance(let seconds, let d):
             if let d {
-                device(d).clock.advance(seconds: seconds)
+                try device(d).clock.advance(seconds: seconds)
             } else {
                 backend.advance(seconds: seconds)
                 for dev in devices.values { dev.clock.advance(seconds: seconds) }
             }
         case .fault(let d, let request, let fault):
-            device(d).recorder.inject(fault, next: request)
+            try device(d).recorder.inject(fault, next: request)
         case .storageFault(let d, let request, let failure):
-            device(d).bucket.inject(failure, next: request)
+            try device(d).bucket.inject(failure, next: request)
+        case .clearFaults(let d):
+            try device(d).recorder.clearFaults()
+            try device(d).bucket.clearFaults()
         case .entitlements(let d, let list):
-            device(d).reconfigure(entitlements: list, backend: backend)
+            try device(d).reconfigure(entitlements: list, backend: backend)
         case .expect(let e):
             failures += try check(e, p, devices: devices, backend: backend, uid: uid)
         }
