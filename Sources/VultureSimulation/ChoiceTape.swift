@@ -39,7 +39,11 @@ public struct ChoiceTape: Sendable {
         return value
     }
 
-    /// True with probability `percent` %; replayed as 1 = true.
+    /// Whether a replayed tape has no decision left (a recording tape never is): a shrunk run stops
+    /// its random steps there and goes to the quiet end.
+    public var isExhausted: Bool { replay.map { recorded.count >= $0.count } ?? false }
+
+    /// True with probability `percent` %.
     public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
     /// One element of a non-empty array.

@@ -32,6 +32,10 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable {
     case noResurrection
     /// At most 50 flights carry `lastOpenedAt`, the same set on every device, at quiescence.
     case recents
+    /// Flights opened at one instant lose their date by id, the larger first (Spec/pins.tsv recentsTieOrder).
+    case recentsTieOrder
+    /// A file is downloaded only when its record says `uploaded` (schema §5.1).
+    case downloadOnlyWhenUploaded
     /// The same seed gives the same trace.
     case determinism
 }

@@ -11,12 +11,15 @@ public struct SimulationOptions: Sendable, Hashable {
     public var steps: Int
     /// A bug the engines behave as if they had (nil: the reference engine as it is).
     public var injectedBug: InjectedBug?
+    /// How many devices (2–4; nil: the seed picks 2–4).
+    public var devices: Int?
 
     /// Options; 80 steps by default.
-    public init(seed: UInt64, steps: Int = 80, injectedBug: InjectedBug? = nil) {
+    public init(seed: UInt64, steps: Int = 80, injectedBug: InjectedBug? = nil, devices: Int? = nil) {
         self.seed = seed
         self.steps = steps
         self.injectedBug = injectedBug
+        self.devices = devices.map { min(max($0, 2), 4) }
     }
 }
 
@@ -32,6 +35,8 @@ public struct SimulationOutcome: Sendable {
     public var steps: [ScenarioStep]
     /// The devices of the run.
     public var devices: [Scenario.Device]
+    /// Documents per pull page in the run.
+    public var pageSize: Int
     /// The server clock at the start.
     public var start: FirestoreTimestamp
     /// The first invariant that broke, and at which step (nil: every invariant held).
@@ -53,6 +58,26 @@ public enum Simulation {
         var world = World(
             options: options, tape: tape.map(ChoiceTape.init(replaying:)) ?? ChoiceTape(seed: options.seed))
         return world.run()
+    }
+
+    /// Replays a scenario written by a run (``SimulationOutcome/scenarioBytes()``: user `u1`, the
+    /// simulation's start) with every invariant checked after each step and at the quiet end: the
+    /// first one broken and at which step, or nil. A shrunk run's scenario breaks the invariant the
+    /// run broke.
+    /// - Throws: ``ScenarioError`` when the scenario is for another user or starts at another time.
+    public static func check(_ scenario: Scenario, injectedBug: InjectedBug? = nil) throws(ScenarioError)
+        -> (step: Int, violation: InvariantViolation)?
+    {
+        guard scenario.uid == uid else {
+            throw ScenarioError(file: nil, pointer: "/config/uid", message: "a simulation scenario is for user \(uid)")
+        }
+        guard scenario.start == start else {
+            throw ScenarioError(file: nil, pointer: "/config/start", message: "a simulation scenario starts at \(start)")
+        }
+        var world = World(
+            options: SimulationOptions(seed: 0, steps: scenario.steps.count, injectedBug: injectedBug),
+            tape: ChoiceTape(replaying: []))
+        return world.replay(scenario)
     }
 
     /// A synthetic IGC file: header and fixes that differ by `index` (the pool of flights a run imports).
@@ -117,6 +142,8 @@ struct World {
     var trace: [String] = []
     var steps: [ScenarioStep] = []
     var pro = false
+    /// Documents per pull page, the same on every device.
+    var pageSize = Int(SchemaConstants.pullPageSize)
     /// Acknowledged record writes: path → field → (value, clientUpdatedAt), the latest by clock.
     var lastEdits: [String: [String: (value: FirestoreValue, step: Int, device: String)]] = [:]
     /// Who edited each field (devices by name, `server` for another client's direct write).
@@ -125,6 +152,11 @@ struct World {
     var everDeleted: Set<String> = []
     /// The first step invariant broken during the quiet end.
     var quiescenceFailure: InvariantViolation?
+    /// A download of an object its record did not say was uploaded.
+    var downloadViolation: InvariantViolation?
+    /// The instant the bulk of recents carries, and how many of its two commits were made.
+    var bulkInstant: FirestoreTimestamp?
+    var bulkCommits = 0
 
     init(options: SimulationOptions, tape: ChoiceTape) {
         self.options = options
@@ -132,7 +164,8 @@ struct World {
     }
 
     mutating func run() -> SimulationOutcome {
-        let count = 2 + tape.below(3)
+        let drawn = 2 + tape.below(3)
+        let count = options.devices ?? drawn
         let pageSize = 2 + tape.below(5)
         var configs: [Scenario.Device] = []
         for i in 0..<count {
@@ -142,12 +175,11 @@ struct World {
                     name: name, platform: tape.chance(50) ? .android : .ios, entitlements: [],
                     clockOffsetSeconds: Int64(tape.below(301)) - 150))
         }
-        devices = configs.map { Device($0, backend: backend, pageSize: pageSize, bug: options.injectedBug) }
-        trace.append(
-            "devices \(configs.map { "\($0.name):\($0.platform.rawValue)\($0.clockOffsetSeconds)" }) page \(pageSize)")
+        setUp(configs, pageSize: pageSize)
         if tape.chance(30) { placeBallast() }
         var failure: (Int, InvariantViolation)?
         for index in 0..<options.steps {
+            if tape.isExhausted { break }
             step()
             if let v = checkStep() {
                 failure = (index, v)
@@ -160,7 +192,26 @@ struct World {
         }
         return SimulationOutcome(
             options: options, choices: tape.recorded, trace: trace, steps: steps, devices: configs,
-            start: Simulation.start, failure: failure)
+            pageSize: pageSize, start: Simulation.start, failure: failure)
+    }
+
+    /// The devices of the run, each with its own engine, store, clock and recorders.
+    mutating func setUp(_ configs: [Scenario.Device], pageSize: Int) {
+        self.pageSize = pageSize
+        devices = configs.map { Device($0, backend: backend, pageSize: pageSize, bug: options.injectedBug) }
+        trace.append(
+            "devices \(configs.map { "\($0.name):\($0.platform.rawValue)\($0.clockOffsetSeconds)" }) page \(pageSize)")
+    }
+
+    /// Replays a scenario's steps with every invariant checked after each, then the quiet end.
+    mutating func replay(_ scenario: Scenario) -> (step: Int, violation: InvariantViolation)? {
+        setUp(scenario.devices, pageSize: scenario.pageSize)
+        for (index, step) in scenario.steps.enumerated() {
+            perform(step)
+            if let v = checkStep() { return (index, v) }
+        }
+        quiesce()
+        return (quiescenceFailure ?? checkQuiescence()).map { (scenario.steps.count, $0) }
     }
 
     /// A reserved object made by another, earlier device: storageBytes near the cap, so the cap is
@@ -189,21 +240,51 @@ struct World {
         guard let w1 = try? FirestoreWrite(path: "users/\(Simulation.uid)/flights/\(id)", fields: flight),
             let w2 = try? FirestoreWrite(path: "users/\(Simulation.uid)", fields: profile)
         else { return }
-        _ = try? backend.memory.commit([w1, w2])
-        trace.append("ballast \(bytes)")
+        perform(.serverCommit(writes: [w1, w2], lateBySeconds: nil))
     }
 
     func device(_ name: String) -> Device { devices.first { $0.config.name == name } ?? devices[0] }
 
-    /// Flights a device has, live or tombstoned.
+    /// Flights a device has, live or tombstoned, that its pilot may touch (not the ballast or the bulk).
     func flights(_ d: Device, live: Bool = true) -> [LocalRow] {
-        d.store.rows(.flights).filter { $0.isTombstone != live && $0.id != String(repeating: "f", count: 64) }
+        d.store.rows(.flights).filter {
+            $0.isTombstone != live && $0.id != String(repeating: "f", count: 64) && !Self.bulkIds.contains($0.id)
+        }
+    }
+
+    /// The ids of the bulk of recents, ascending.
+    static let bulkIds: [String] = (0..<(Int(SchemaLimits.recentsMax) + 2)).map {
+        DocumentIds.flightId(igcBytes: Data("bulk recent \($0)".utf8))
+    }.sorted()
+
+    /// Another client's logbook flights, all opened at one instant, more than Recents holds: the
+    /// smaller half of the ids first, the larger half in a later commit. A device that pulled between
+    /// them received the larger ids later, so a trim that broke the tie by arrival, not by id, clears
+    /// the wrong ones. Untouched by the devices' pilots, so only trims clear their dates.
+    mutating func bulkRecents() -> ScenarioStep? {
+        guard bulkCommits < 2 else { return nil }
+        let instant = bulkInstant ?? backend.clock.now
+        let half = Self.bulkIds.count / 2
+        let ids = bulkCommits == 0 ? Self.bulkIds[..<half] : Self.bulkIds[half...]
+        bulkCommits += 1
+        let writes = ids.compactMap { id -> FirestoreWrite? in
+            try? FirestoreWrite(
+                path: "users/\(Simulation.uid)/flights/\(id)",
+                fields: [
+                    "schema": .integer(SchemaConstants.schemaVersion), "updatedAt": .serverTimestamp,
+                    "clientUpdatedAt": .timestamp(instant), "updatedBy": .string("device-web"),
+                    "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
+                    "inLogbook": .boolean(true), "lastOpenedAt": .timestamp(instant), "igc": .null,
+                    "filename": .string("bulk-\(id.prefix(8)).igc"),
+                ])
+        }
+        return .serverCommit(writes: writes, lateBySeconds: nil)
     }
 
     /// One random step.
     mutating func step() {
         let d = tape.pick(devices)
-        let action = tape.weighted([10, 22, 4, 12, 12, 7, 4, 3, 4, 3, 3, 3, 5, 2, 2, 1, 1])
+        let action = tape.weighted([10, 22, 4, 12, 12, 7, 4, 3, 4, 3, 3, 3, 5, 2, 2, 1, 2, 1])
         let step: ScenarioStep?
         switch action {
         case 0: step = .advance(seconds: Int64(1 + tape.below(200)), device: nil)
@@ -260,16 +341,13 @@ struct World {
         case 15:
             pro.toggle()
             step = nil
-            for dev in devices { dev.engine.refreshToken(entitlements: pro ? [SchemaConstants.proEntitlement] : []) }
-            trace.append("pro \(pro)")
+            for dev in devices {
+                perform(.entitlements(device: dev.config.name, pro ? [SchemaConstants.proEntitlement] : []))
+            }
+        case 16: step = bulkRecents()
         default:
             // A long time offline: the clocks move past the tombstone retention.
             step = .advance(seconds: SchemaConstants.tombstoneRetentionDays * 86_400 + 3_600, device: nil)
-            for dev in devices {
-                for row in dev.store.rows(.flights) {
-                    checker.revivalsAllowed.insert("users/\(Simulation.uid)/flights/\(row.id)")
-                }
-            }
         }
         if let step { perform(step) }
     }
@@ -359,7 +437,20 @@ struct World {
             let write = try? FirestoreWrite(
                 path: doc.path, fields: fields, mask: fields.keys.sorted().compactMap { try? FieldPath([$0]) })
         else { return nil }
-        return .serverCommit(writes: [write], lateBySeconds: Int64(10 + tape.below(100)))
+        // Visible late by up to the whole overlap: the newest visible updatedAt in the collection (a
+        // cursor can stand on a tombstone) minus 0…120 s, the edge included.
+        let flights = backend.memory.allDocuments.filter { $0.path.contains("/flights/") }
+        let newest = flights.compactMap { doc -> FirestoreTimestamp? in
+            if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
+            return nil
+        }.max() ?? backend.clock.now
+        let back = tape.pick([0, 30, 60, 119, SchemaConstants.pullOverlapSeconds, SchemaConstants.pullOverlapSeconds])
+        // A commit's time is after the document's last one (Firestore's update times only grow).
+        var late = backend.clock.now.seconds - newest.seconds + back
+        if case .timestamp(let last)? = doc.fields["updatedAt"] {
+            late = min(late, backend.clock.now.seconds - last.seconds - 1)
+        }
+        return .serverCommit(writes: [write], lateBySeconds: late > 0 ? late : nil)
     }
 
     /// Performs a step, with the bookkeeping the invariants need.
@@ -397,17 +488,38 @@ struct World {
         do {
             switch step {
             case .importFlight(let d, let igc, let fields):
-                line += " → " + (try device(d).engine.importFlight(igc: igc, fields: fields))
+                // An import's fields are a creation, not an edit: when two devices create the same flight,
+                // the base is the creation's fields and the first creation on the server wins them.
+                let id = try device(d).engine.importFlight(igc: igc, fields: fields)
+                line += " → " + id
+                // It still sets the field: the edits of another device to it may lose (to the latest).
+                for name in fields.keys where Self.tracked(.flights, name) {
+                    editors["users/\(Simulation.uid)/flights/\(id)", default: [:]][name, default: []].insert(d)
+                }
             case .importMapFile(let d, let content, let fields):
                 line += " → " + (try device(d).engine.importMapFile(content: content, fields: fields))
             case .save(let d, let c, let id, let changes):
                 let saved = try device(d).engine.save(c, id: id, changes: changes)
                 recordUserEdit(device: d, collection: c, id: saved, changes: changes)
             case .delete(let d, let c, let id): try device(d).engine.delete(c, id: id)
-            case .open(let d, let id): _ = try device(d).engine.openFlight(id)
+            case .open(let d, let id):
+                let dev = device(d)
+                recordUserEdit(device: d, collection: .flights, id: id, changes: ["lastOpenedAt": .timestamp(dev.clock.now)])
+                let uploaded = dev.store.row(.flights, id: id)?.fields["igc"]?.mapValue?["uploaded"] == .boolean(true)
+                let before = dev.bucket.requests.count
+                _ = try dev.engine.openFlight(id)
+                if !uploaded, dev.bucket.requests[before...].contains(where: { $0.kind == .download }) {
+                    downloadViolation =
+                        downloadViolation
+                        ?? InvariantViolation(
+                            invariant: .downloadOnlyWhenUploaded,
+                            message: "device \(d) downloaded flight \(id.prefix(8)) while its record said not uploaded")
+                }
             case .run(let d, let action, _):
                 let dev = device(d)
                 let before = dev.engine.events.count
+                // A trim's clear is the engine's edit, made even when the sync fails later.
+                defer { noteTrims(dev.engine.events[before...], device: dev.config.name) }
                 switch action {
                 case .sync: try dev.engine.sync()
                 case .pull: try dev.engine.pull()
@@ -426,6 +538,9 @@ struct World {
                 }
                 _ = try backend.memory.commit(sent)
                 recordServerEdits(sent)
+                for w in sent where Self.bulkIds.contains(String((w.path ?? "").split(separator: "/").last ?? "")) {
+                    if case .timestamp(let t)? = w.fields?["lastOpenedAt"] { bulkInstant = bulkInstant ?? t }
+                }
             case .advance(let seconds, let d):
                 if let d {
                     device(d).clock.advance(seconds: seconds)
@@ -433,9 +548,20 @@ struct World {
                     backend.advance(seconds: seconds)
                     for dev in devices { dev.clock.advance(seconds: seconds) }
                 }
+                if seconds > SchemaConstants.tombstoneRetentionDays * 86_400 {
+                    // Past the retention a purged tombstone's flight may come back (schema §5.4).
+                    for dev in devices {
+                        for row in dev.store.rows(.flights) {
+                            checker.revivalsAllowed.insert("users/\(Simulation.uid)/flights/\(row.id)")
+                        }
+                    }
+                }
             case .fault(let d, let request, let fault): device(d).recorder.inject(fault, next: request)
             case .storageFault(let d, let request, let failure): device(d).bucket.inject(failure, next: request)
             case .entitlements(let d, let list): device(d).engine.refreshToken(entitlements: list)
+            case .clearFaults(let d):
+                device(d).recorder.clearFaults()
+                device(d).bucket.clearFaults()
             case .expect: break
             }
         } catch {
@@ -470,6 +596,7 @@ struct World {
         case .fault(let d, let r, let f): "\(d) fault \(r.rawValue) \(f)"
         case .storageFault(let d, let r, let f): "\(d) storage fault \(r.rawValue) \(f.rawValue)"
         case .entitlements(let d, let e): "\(d) entitlements \(e)"
+        case .clearFaults(let d): "\(d) faults cleared"
         case .expect: "expect"
         }
     }
@@ -500,6 +627,7 @@ struct World {
             pushes.append(mine)
             dev.seenRequests = requests.count
         }
+        if let v = downloadViolation { return v }
         let violations = checker.afterStep(
             documents: backend.memory.allDocuments, storage: backend.bucket, pro: pro, newCommits: commits,
             pushes: pushes)
@@ -512,8 +640,9 @@ struct World {
     /// The top-level fields a lost edit can be told by: default-rule scalars (maps, keyed maps and
     /// arrays have rules of their own; the common fields are bookkeeping).
     static func tracked(_ collection: SyncCollection, _ name: String) -> Bool {
+        let kind = MergeRule.rule(for: collection, fieldPath: name).kind
         guard !InvariantChecker.commonFields.contains(name),
-            MergeRule.rule(for: collection, fieldPath: name).kind == .threeWayLatestClientUpdatedAt,
+            kind == .threeWayLatestClientUpdatedAt || kind == .latestClearTravels,
             let field = SyncSchema.vulture.fields(of: collection.documentType).first(where: { $0.name == name })
         else { return false }
         switch field.type {
@@ -544,12 +673,21 @@ struct World {
         }
     }
 
+    /// The recents trim clears dates and tombstones flights on a device's own account: a cleared
+    /// date has another editor, a tombstoned flight was deleted.
+    mutating func noteTrims(_ events: ArraySlice<SyncEvent>, device d: String) {
+        for case .trimmed(let cleared, let tombstoned) in events {
+            for id in cleared {
+                editors["users/\(Simulation.uid)/flights/\(id)", default: [:]]["lastOpenedAt", default: []].insert(
+                    "trim on \(d)")
+            }
+            for id in tombstoned { everDeleted.insert("users/\(Simulation.uid)/flights/\(id)") }
+        }
+    }
+
     /// The quiet end: no faults, a day passes (a quota pause ends), every device syncs until nothing moves.
     mutating func quiesce() {
-        for dev in devices {
-            dev.recorder.clearFaults()
-            dev.bucket.clearFaults()
-        }
+        for dev in devices { perform(.clearFaults(device: dev.config.name)) }
         perform(.advance(seconds: 86_400, device: nil))
         for _ in 0..<3 {
             for dev in devices {
@@ -569,6 +707,7 @@ struct World {
             return v
         }
         let byPath = Dictionary(docs.map { ($0.path, $0.fields) }, uniquingKeysWith: { a, _ in a })
+        if let v = checkBulkTieOrder(byPath) { return v }
         // A field only one device ever edited has no conflict: its last edit must be on the server at
         // the end (a record deleted or made again starts over).
         for (path, fields) in lastEdits.sorted(by: { $0.key < $1.key })
@@ -586,6 +725,71 @@ struct World {
     }
 }
 
+extension World {
+    /// The bulk of recents shares one instant: a trim clears the larger ids first (Spec/pins.tsv
+    /// recentsTieOrder), so the flights still carrying it are the smallest ids.
+    func checkBulkTieOrder(_ byPath: [String: [String: FirestoreValue]]) -> InvariantViolation? {
+        guard let instant = bulkInstant else { return nil }
+        var cleared: String?
+        for id in Self.bulkIds {
+            guard let doc = byPath["users/\(Simulation.uid)/flights/\(id)"], doc["deleted"] != .boolean(true) else {
+                continue
+            }
+            if doc["lastOpenedAt"] == .timestamp(instant) {
+                if let cleared {
+                    return InvariantViolation(
+                        invariant: .recentsTieOrder,
+                        message: "flight \(id.prefix(8)) keeps lastOpenedAt \(instant) while \(cleared.prefix(8)), "
+                            + "a smaller id opened at the same instant, lost it")
+                }
+            } else if cleared == nil {
+                cleared = id
+            }
+        }
+        return nil
+    }
+}
+
 extension InvariantChecker {
     static let commonFields: Set<String> = Set(SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
+}
+
+extension SimulationOutcome {
+    /// The run as a scenario golden: its devices and steps, and a note naming the broken invariant
+    /// (replayed with the invariants checked, it breaks the same one).
+    public func scenarioBytes() -> [UInt8] {
+        let note =
+            failure.map { "Simulation seed \(options.seed)\(options.injectedBug.map { " with \($0.rawValue)" } ?? ""): step \($0.step) broke \($0.violation)" }
+            ?? "Simulation seed \(options.seed): every invariant held"
+        let scenario = Scenario(
+            id: "scenario.simulation.seed-\(options.seed)", section: "schema §5", note: note, uid: Simulation.uid,
+            start: start, devices: devices, pageSize: pageSize, steps: steps)
+        return CanonicalJSON.encode(scenario.value)
+    }
+}
+
+/// Many independent runs at once, on every core: the outcomes in the order of the options (each
+/// run is its own world, so the order of work changes nothing).
+public enum SimulationBatch {
+    /// Runs every options' seed.
+    public static func run(_ options: [SimulationOptions]) -> [SimulationOutcome] {
+        let results = OutcomeSlots(count: options.count)
+        DispatchQueue.concurrentPerform(iterations: options.count) { i in
+            results.set(i, Simulation.run(options[i]))
+        }
+        return results.all
+    }
+}
+
+/// Slots filled from several threads, one each.
+private final class OutcomeSlots: @unchecked Sendable {
+    private var slots: [SimulationOutcome?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ outcome: SimulationOutcome) {
+        lock.lock()
+        slots[i] = outcome
+        lock.unlock()
+    }
+    var all: [SimulationOutcome] { slots.compactMap { $0 } }
 }

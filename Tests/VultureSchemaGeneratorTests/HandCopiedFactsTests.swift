@@ -18,7 +18,7 @@ import VultureSchemaCore
 
     /// Folders whose every number of `Spec/` from 10 up counts (the engine's arithmetic lives there).
     static let engineFolders = [
-        "Sources/VultureFirestore/", "Sources/VultureSyncEngine/", "Sources/VultureSimulation/",
+        "Sources/VultureFirestore/", "Sources/VultureSyncEngine/",
     ]
 
     /// Files allowed to hold a number, and why.
