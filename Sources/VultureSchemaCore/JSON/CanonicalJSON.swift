@@ -74,9 +74,13 @@ public enum CanonicalJSON {
         try decode(node, source: sourceBytes.map { JSONSourceText(bytes: $0, file: file) }, form: form)
     }
 
-    /// The canonical bytes of a value (final newline included).
+    /// The canonical bytes of a value (final newline included), written straight from the value: the
+    /// bytes of ``CanonicalJSONWriter/write(_:)`` on ``node(_:)``, without building the node.
     public static func encode(_ value: FirestoreValue) -> [UInt8] {
-        CanonicalJSONWriter.write(node(value))
+        var writer = CanonicalValueWriter(pretty: true)
+        writer.write(value, indent: 0)
+        writer.out.append(0x0A)
+        return writer.out.bytes()
     }
 
     /// The canonical text of a value (final newline included).
