@@ -59,6 +59,8 @@ import Testing
         .string("GLIDER"), .string("kph"), .string("\u{212A}ph"), .string("m"), .string("android"), .string("ios"),
         .string("2026-02-29"), .string("2024-02-29"), .string(String(repeating: "é", count: 10_001)),
         .string(String(repeating: "e", count: 10_000)), .string(String(repeating: "a", count: 64)),
+        .string(String(repeating: "é", count: 10_000)), .string(String(repeating: "😀", count: 9_999) + "ab"),
+        .string(String(repeating: "€", count: 10_000) + "\u{301}"),
         .string("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
         .string("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef"),
         .timestamp(try! FirestoreTimestamp(seconds: 1_792_504_987)), .bytes(Data(count: 3)),

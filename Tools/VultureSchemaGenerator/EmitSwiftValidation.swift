@@ -70,33 +70,118 @@ struct SwiftValidationEmitter {
         return out
     }
 
+    /// The predicate of one owner: every key of the map is one of its field names (found by its bytes,
+    /// see ``nameIndex(_:names:)``) whose value passes that field's checks, and every required field
+    /// is there (unless a merge write).
     private func ownerPredicate(_ owner: String, fields: [FieldSpec]) -> [String] {
         var out = [""]
         out += SwiftText.docComment("`\(owner)`: \(fields.count) fields (`Spec/fields.tsv`).", indent: "    ")
         out.append(
             "    static func \(predicateName(owner))(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {")
+        let names = distinctNames(fields)
         if fields.isEmpty {
             out.append("        m.isEmpty")
             out.append("    }")
             return out
         }
-        out.append("        var present = 0")
-        for f in fields { out += fieldCheck(f, map: "m") }
-        out.append("        return present >= m.count")
+        out.append("        var seen: UInt64 = 0")
+        out.append("        for (key, v) in m {")
+        out.append("            switch \(nameIndexName(owner))(key) {")
+        for (index, name) in names.enumerated() {
+            out.append("            case \(index):")
+            out.append("                seen |= 1 << \(index)")
+            for f in fields where f.name == name { out += valueCheck(f, indent: 16) }
+        }
+        out.append("            default:")
+        out.append("                return false")
+        out.append("            }")
+        out.append("        }")
+        out += requiredCheck(names: names, fields: fields, seen: "seen", indent: 8)
+        out.append("    }")
+        out += nameIndex(owner, names: names)
+        return out
+    }
+
+    /// The field names of `fields` in table order, each once (a name declared twice is checked twice).
+    private func distinctNames(_ fields: [FieldSpec]) -> [String] {
+        var names: [String] = []
+        for f in fields where !names.contains(f.name) { names.append(f.name) }
+        return names
+    }
+
+    /// `return` whether every required field was seen (a merge write needs none).
+    private func requiredCheck(names: [String], fields: [FieldSpec], seen: String, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        var mask: UInt64 = 0
+        for (index, name) in names.enumerated()
+        where fields.contains(where: { $0.name == name && $0.presence == .required }) {
+            mask |= 1 << UInt64(index)
+        }
+        if mask == 0 { return [pad + "return true"] }
+        let literal = SwiftText.hex(mask)
+        return [pad + "return o.mergeWrite || \(seen) & \(literal) == \(literal)"]
+    }
+
+    private func nameIndexName(_ owner: String) -> String {
+        owner.prefix(1).lowercased() + owner.dropFirst() + "FieldIndex"
+    }
+
+    /// The function that finds a key among `names` by its UTF-8 bytes (its length, then its first eight
+    /// bytes as one word, then the rest), -1 for any other key: the same match as ``FirestoreValue``
+    /// equality of strings, so a key the table walk would find by `==` but not byte for byte makes the
+    /// predicate fail and the walk decide.
+    private func nameIndex(_ owner: String, names: [String]) -> [String] {
+        var out = [""]
+        out += SwiftText.docComment(
+            "The position of `key` among the field names of `\(owner)`, byte for byte; -1 for another key.",
+            indent: "    ")
+        out.append("    static func \(nameIndexName(owner))(_ key: String) -> Int {")
+        out.append("        SchemaValidator.withBytes(of: key) { k in")
+        out.append("            switch k.count {")
+        let byLength = Dictionary(grouping: names.enumerated(), by: { $0.element.utf8.count })
+        for length in byLength.keys.sorted() {
+            out.append("            case \(length):")
+            out.append("                switch SchemaValidator.firstWord(k) {")
+            let byWord = Dictionary(grouping: byLength[length] ?? [], by: { SwiftText.firstWord($0.element) })
+            for word in byWord.keys.sorted() {
+                out.append("                case \(SwiftText.hex(word)):")
+                for (index, name) in byWord[word] ?? [] {
+                    let rest = Array(name.utf8.dropFirst(8))
+                    if rest.isEmpty {
+                        out.append("                    return \(index)")
+                    } else {
+                        let restText = String(decoding: rest, as: UTF8.self)
+                        out.append(
+                            "                    if SchemaValidator.bytes(k, from: 8, are: \(SwiftText.string(restText))) "
+                                + "{ return \(index) }")
+                    }
+                }
+                if (byWord[word] ?? []).allSatisfy({ $0.element.utf8.count > 8 }) {
+                    out.append("                    return -1")
+                }
+            }
+            out.append("                default:")
+            out.append("                    return -1")
+            out.append("                }")
+        }
+        out.append("            default:")
+        out.append("                return -1")
+        out.append("            }")
+        out.append("        }")
         out.append("    }")
         return out
     }
 
-    /// The check of one field of map `map` (checkField's rules), at eight spaces.
-    private func fieldCheck(_ f: FieldSpec, map: String) -> [String] {
+    /// The check of one field's value `v` (checkField's rules) at `indent` spaces: falls through when
+    /// the value is right, returns false when it is not.
+    private func valueCheck(_ f: FieldSpec, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
         var out = [
-            "        // \(f.name): \(f.type), \(f.presence == .required ? "required" : "optional")"
+            pad + "// \(f.name): \(f.type), \(f.presence == .required ? "required" : "optional")"
                 + (f.isNullable ? ", nullable" : "") + (f.writeAs == .value ? "" : ", written as \(f.writeAs.rawValue)")
                 + (f.limits.isEmpty ? "" : ", " + f.limits.map(\.description).joined(separator: ","))
         ]
-        out.append("        if let v = \(map)[\(SwiftText.string(f.name))] {")
-        out.append("            present &+= 1")
-        out.append("            switch v {")
+        out.append(pad + "switch v {")
         var cases: [String] = []
         // Sentinels: only where the field is written with one, in the write form.
         switch f.writeAs {
@@ -109,29 +194,24 @@ struct SwiftValidationEmitter {
             if f.presence == .optional { cases.append("case .delete where o.form == .write && o.mergeWrite:") }
         }
         for c in cases {
-            out.append("            " + c)
-            out.append("                break")
+            out.append(pad + c)
+            out.append(pad + "    break")
         }
-        out.append("            case .serverTimestamp, .increment, .delete:")
-        out.append("                return false")
+        out.append(pad + "case .serverTimestamp, .increment, .delete:")
+        out.append(pad + "    return false")
         // A client value of a server-timestamp field is wrong in the write form.
         let storedOnly = f.writeAs == .serverTimestamp ? "o.form != .write" : nil
         if f.isNullable {
-            out.append("            case .null" + (storedOnly.map { " where " + $0 } ?? "") + ":")
-            out.append("                break")
+            out.append(pad + "case .null" + (storedOnly.map { " where " + $0 } ?? "") + ":")
+            out.append(pad + "    break")
         }
         for c in valueCases(f.type, limits: f.limits, value: "v", field: f) {
-            out.append("            " + joinWhere(c, storedOnly) + ":")
-            out.append("                break")
+            out.append(pad + joinWhere(c, storedOnly) + ":")
+            out.append(pad + "    break")
         }
-        out.append("            default:")
-        out.append("                return false")
-        out.append("            }")
-        if f.presence == .required {
-            out.append("        } else if !o.mergeWrite {")
-            out.append("            return false")
-        }
-        out.append("        }")
+        out.append(pad + "default:")
+        out.append(pad + "    return false")
+        out.append(pad + "}")
         return out
     }
 
@@ -263,6 +343,8 @@ struct SwiftValidationEmitter {
     /// checkSettingsEntry: the entry's plain fields, then its `v` by the key's type and range.
     private func settingsEntryPredicate() -> [String] {
         let fields = spec.fields(of: Self.settingsEntry)
+        let plain = fields.filter { $0.name != "v" }
+        let names = distinctNames(plain)
         var out = [""]
         out += SwiftText.docComment(
             "A `\(Self.settingsEntry)` under settings key `key` (`Spec/settings-keys.tsv`): its fields, and `v` of "
@@ -272,15 +354,33 @@ struct SwiftValidationEmitter {
             "    static func isValidSettingsEntry(_ entry: FirestoreValue, key: String, _ o: ValidationOptions) -> Bool {"
         )
         out.append("        guard case .map(let m) = entry else { return false }")
-        out.append("        var present = 0")
-        for f in fields where f.name != "v" { out += fieldCheck(f, map: "m") }
-        out.append("        guard present >= m.count - (m[\"v\"] == nil ? 0 : 1) else { return false }")
+        out.append("        var seen: UInt64 = 0")
+        out.append("        var value: FirestoreValue?")
+        out.append("        for (name, v) in m {")
+        out.append("            switch \(nameIndexName(Self.settingsEntry))(name) {")
+        for (index, name) in names.enumerated() {
+            out.append("            case \(index):")
+            out.append("                seen |= 1 << \(index)")
+            for f in plain where f.name == name { out += valueCheck(f, indent: 16) }
+        }
+        out.append("            default:")
+        out.append("                guard name.utf8.elementsEqual(\"v\".utf8) else { return false }")
+        out.append("                value = v")
+        out.append("            }")
+        out.append("        }")
+        let required = requiredCheck(names: names, fields: plain, seen: "seen", indent: 8)
+        if required != ["        return true"] {
+            out.append(
+                "        guard " + required[0].trimmingCharacters(in: .whitespaces).dropFirst("return ".count)
+                    + " else { return false }")
+        }
         if let v = fields.first(where: { $0.name == "v" }) {
             out.append(
-                "        guard let v = m[\"v\"] else { return \(v.presence == .required ? "o.mergeWrite" : "true") }")
+                "        guard let v = value else { return \(v.presence == .required ? "o.mergeWrite" : "true") }")
         } else {
-            out.append("        return true")
+            out.append("        return value == nil")
             out.append("    }")
+            out += nameIndex(Self.settingsEntry, names: names)
             return out
         }
         out.append("        switch key {")
@@ -305,6 +405,7 @@ struct SwiftValidationEmitter {
         out.append("            return false")
         out.append("        }")
         out.append("    }")
+        out += nameIndex(Self.settingsEntry, names: names)
         return out
     }
 

@@ -4,8 +4,8 @@ import Foundation
 /// (Goldens/FORMAT.md) from bytes straight to ``FirestoreValue``, with no tree in between.
 ///
 /// It accepts exactly what the two-phase reading accepts (``StrictJSONReader`` for the JSON text, then
-/// the typed reading of the tree) and gives the same value: strict UTF-8 (checked in bulk, a whole run
-/// of non-ASCII at a time), no byte-order mark, no unescaped control characters, no lone surrogates,
+/// the typed reading of the tree) and gives the same value: strict UTF-8 (each string checked once, in bulk,
+/// as it is made), no byte-order mark, no unescaped control characters, no lone surrogates,
 /// no duplicate keys (found while the map is built, with no set per object), integers apart from
 /// doubles (int64 only), finite doubles, canonical `$` wrappers, canonical base64 (checked while it is
 /// decoded), canonical timestamps, Firestore's depth, field-name, sentinel, geo-point and reference
@@ -116,7 +116,7 @@ struct SinglePassCanonicalReader: ~Copyable {
         switch base[i] {
         case 0x22:
             let s = try string()
-            return .string(makeString(s))
+            return .string(try makeString(s))
         case 0x7B: return try object(depth: depth, inArray: inArray)
         case 0x5B:
             guard !inArray else { throw Rejected() }
@@ -200,7 +200,7 @@ struct SinglePassCanonicalReader: ~Copyable {
         var key = firstKey
         while true {
             guard Self.isFieldName(key), dollarKeys || !Self.startsWithDollar(key) else { throw Rejected() }
-            let name = makeKey(key)
+            let name = try makeKey(key)
             skipWhitespace()
             try expect(0x3A)
             skipWhitespace()
@@ -306,7 +306,7 @@ struct SinglePassCanonicalReader: ~Copyable {
             v = .geoPoint(try geoPoint())
         case .reference:
             guard base[i] == 0x22 else { throw Rejected() }
-            let s = makeString(try string())
+            let s = try makeString(try string())
             guard FirestoreLimits.referenceViolation(s) == nil else { throw Rejected() }
             v = .reference(s)
         case .map:
@@ -503,30 +503,28 @@ struct SinglePassCanonicalReader: ~Copyable {
     private mutating func string() throws(Rejected) -> UnsafeBufferPointer<UInt8> {
         i &+= 1
         let start = i
-        // Printable ASCII, eight bytes at a time.
-        while end &- i >= 8 {
-            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            if Self.needsAttention(w) { break }
-            i &+= 8
-        }
-        while i < end {
+        // Eight bytes at a time up to a quote, a backslash or a control character. Bytes of 0x80 and
+        // more (UTF-8 sequences) pass here; the string is checked as UTF-8 once, when it is made.
+        while true {
+            while end &- i >= 8 {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if Self.needsAttention(w) { break }
+                i &+= 8
+            }
+            guard i < end else { break }
             let b = base[i]
             if b == 0x22 {
                 i &+= 1
                 return UnsafeBufferPointer(start: base + start, count: i &- 1 &- start)
             }
             if b == 0x5C || b < 0x20 { break }
-            if b >= 0x80 {
-                i = try Self.skipUTF8(base, i, end)
-                continue
-            }
             i &+= 1
         }
         guard i < end, base[i] == 0x5C else { throw Rejected() }
         return try escapedString(from: start)
     }
 
-    /// Whether any of the eight bytes is a quote, a backslash, a control character or not ASCII.
+    /// Whether any of the eight bytes is a quote, a backslash or a control character.
     @inline(__always)
     private static func needsAttention(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -535,8 +533,8 @@ struct SinglePassCanonicalReader: ~Copyable {
         let backslash = w ^ (ones &* 0x5C)
         let zeroInQuote = (quote &- ones) & ~quote
         let zeroInBackslash = (backslash &- ones) & ~backslash
-        let control = w &- ones &* 0x20
-        return ((zeroInQuote | zeroInBackslash | control) & highs) | (w & highs) != 0
+        let control = (w &- ones &* 0x20) & ~w
+        return (zeroInQuote | zeroInBackslash | control) & highs != 0
     }
 
     /// The end of the valid UTF-8 sequences starting at `j` (a byte ≥ 0x80), up to the next ASCII byte.
@@ -585,16 +583,12 @@ struct SinglePassCanonicalReader: ~Copyable {
             }
             if b < 0x20 { throw Rejected() }
             if b != 0x5C {
-                // A run without escapes: validated, then copied at once.
+                // A run without escapes, copied at once (checked as UTF-8 with the whole string).
                 let runStart = i
                 while i < end {
                     let c = base[i]
                     if c == 0x22 || c == 0x5C || c < 0x20 { break }
-                    if c >= 0x80 {
-                        i = try Self.skipUTF8(base, i, end)
-                    } else {
-                        i &+= 1
-                    }
+                    i &+= 1
                 }
                 reserveScratch(out &+ (i &- runStart) &+ 16, keeping: out)
                 (scratch + out).update(from: base + runStart, count: i &- runStart)
@@ -690,17 +684,45 @@ struct SinglePassCanonicalReader: ~Copyable {
         return out &+ 4
     }
 
-    /// A string from bytes already checked to be UTF-8.
+    /// A string from bytes that must be UTF-8 as ``StrictJSONReader`` reads it (no overlong forms, no
+    /// surrogates, nothing above U+10FFFF, nothing cut short), checked once, as the string is made.
     @inline(__always)
-    private func makeString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self)
+    private func makeString(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
+        if Self.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            guard let s = String(validating: bytes, as: UTF8.self) else { throw Rejected() }
+            return s
+        }
+        guard let p = bytes.baseAddress else { return "" }
+        var j = 0
+        while j < bytes.count {
+            if p[j] < 0x80 { j &+= 1 } else { j = try Self.skipUTF8(p, j, bytes.count) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var j = 0
+        while n &- j >= 8 {
+            if UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            j &+= 8
+        }
+        while j < n {
+            if p[j] >= 0x80 { return false }
+            j &+= 1
+        }
+        return true
     }
 
     /// A map key: a small string as is, a longer one from the cache when seen before.
     @inline(__always)
-    private mutating func makeKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    private mutating func makeKey(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
         let n = bytes.count
-        guard n >= 16, n <= 64, let p = bytes.baseAddress else { return makeString(bytes) }
+        guard n >= 16, n <= 64, let p = bytes.baseAddress else { return try makeString(bytes) }
         let cache = keyCache
         let h = Self.hash(p, n)
         let slot = cache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 1))
@@ -712,7 +734,7 @@ struct SinglePassCanonicalReader: ~Copyable {
                 } ?? false
             if same { return slot.pointee.key }
         }
-        let key = makeString(bytes)
+        let key = try makeString(bytes)
         slot.pointee = CachedKey(hash: h, key: key)
         return key
     }

@@ -264,27 +264,32 @@ struct CanonicalValueWriter: ~Copyable {
         var dollar = false
         var index = m.startIndex
         while index != m.endIndex {
-            var key = m[index].key
-            let sortKey = key.withUTF8 { u -> SortKey in
-                var high: UInt64 = 0
-                var low: UInt64 = 0
+            let key = m.keys[index]
+            let sortKey = key.utf8.withContiguousStorageIfAvailable { u -> SortKey in
+                // The first sixteen bytes, big-endian, zero-padded.
+                var words: (UInt64, UInt64) = (0, 0)
+                if let p = u.baseAddress {
+                    withUnsafeMutableBytes(of: &words) {
+                        $0.baseAddress?.copyMemory(from: p, byteCount: min(16, u.count))
+                    }
+                }
+                let high = UInt64(bigEndian: words.0)
+                let low = UInt64(bigEndian: words.1)
                 var special = false
-                for j in 0..<16 {
-                    let b: UInt8 = j < u.count ? u[j] : 0
-                    if b >= 0xEE { special = true }
-                    if j < 8 { high = high << 8 | UInt64(b) } else { low = low << 8 | UInt64(b) }
+                if (high | low) & 0x8080_8080_8080_8080 != 0 {
+                    for j in 0..<min(16, u.count) where u[j] >= 0xEE { special = true }
                 }
                 if !dollar, SinglePassCanonicalReader.startsWithDollar(u) { dollar = true }
                 return SortKey(high: high, low: low, special: special, index: index)
             }
-            keys.append(sortKey)
+            // A string without contiguous UTF-8 (bridged) is compared whole.
+            keys.append(sortKey ?? SortKey(high: 0, low: 0, special: true, index: index))
+            if sortKey == nil, !dollar, key.hasPrefix("$") { dollar = true }
             m.formIndex(after: &index)
         }
-        keys[start...].sort { a, b in
-            if !a.special, !b.special, a.high != b.high || a.low != b.low {
-                return a.high != b.high ? a.high < b.high : a.low < b.low
-            }
-            return CanonicalJSONWriter.utf16Precedes(m[a.index].key, m[b.index].key)
+        keys.withUnsafeMutableBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            Self.sort(UnsafeMutableBufferPointer(start: base + start, count: all.count - start), m)
         }
         // A map with a key starting with `$` is written inside `{"$map": …}`.
         var inner = indent
@@ -296,16 +301,45 @@ struct CanonicalValueWriter: ~Copyable {
         for k in start..<keys.count {
             if k > start { out.append(0x2C) }
             out.separate(inner + 2, pretty: pretty, first: k == start)
-            let member = m[keys[k].index]
-            out.appendQuoted(member.key)
+            out.appendQuoted(m.keys[keys[k].index])
             out.append(0x3A)
             out.append(0x20)
-            write(member.value, indent: inner + 2)
+            write(m.values[keys[k].index], indent: inner + 2)
         }
         keys.removeSubrange(start...)
         out.close(inner, pretty: pretty)
         out.append(0x7D)
         if dollar { closeWrapper(indent: indent) }
+    }
+
+    /// Whether `a`'s key sorts before `b`'s by UTF-16 code units: by the sixteen-byte prefixes when
+    /// they differ and hold no byte that UTF-16 orders differently, else by the whole keys.
+    @inline(__always)
+    private static func precedes(_ a: SortKey, _ b: SortKey, _ m: [String: FirestoreValue]) -> Bool {
+        if !a.special, !b.special {
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+        }
+        return CanonicalJSONWriter.utf16Precedes(m.keys[a.index], m.keys[b.index])
+    }
+
+    /// Sorts the sort keys of one map: insertion sort for the usual few dozen members, the standard
+    /// library's sort for more.
+    private static func sort(_ keys: UnsafeMutableBufferPointer<SortKey>, _ m: [String: FirestoreValue]) {
+        guard keys.count > 64 else {
+            for i in 1..<max(keys.count, 1) {
+                let x = keys[i]
+                var j = i
+                while j > 0, precedes(x, keys[j - 1], m) {
+                    keys[j] = keys[j - 1]
+                    j -= 1
+                }
+                keys[j] = x
+            }
+            return
+        }
+        var all = keys
+        all.sort { precedes($0, $1, m) }
     }
 }
 
@@ -317,14 +351,38 @@ struct ByteSink: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        self.base = .allocate(capacity: self.capacity)
+        // malloc'd so that growing can use realloc, which moves large buffers by remapping pages.
+        guard let p = malloc(self.capacity) else { fatalError("out of memory") }
+        self.base = p.assumingMemoryBound(to: UInt8.self)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
     /// The bytes written.
     consuming func bytes() -> [UInt8] {
-        Array(UnsafeBufferPointer(start: base, count: count))
+        let n = count
+        let source = base
+        return [UInt8](unsafeUninitializedCapacity: n) { buffer, initialized in
+            if let target = buffer.baseAddress {
+                Self.adviseHugePages(target, n)
+                target.update(from: source, count: n)
+            }
+            initialized = n
+        }
+    }
+
+    /// On Linux, asks for transparent huge pages for the 2 MiB-aligned inside of a large buffer about
+    /// to be written, so that writing it takes a fault per 2 MiB instead of per 4 KiB (a hint only).
+    static func adviseHugePages(_ p: UnsafeMutableRawPointer, _ n: Int) {
+        #if os(Linux)
+            let huge = 2 << 20
+            guard n >= 4 * huge else { return }
+            let start = (Int(bitPattern: p) + huge - 1) & ~(huge - 1)
+            let end = (Int(bitPattern: p) + n) & ~(huge - 1)
+            if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
+                _ = madvise(aligned, end - start, Int32(MADV_HUGEPAGE))
+            }
+        #endif
     }
 
     @inline(__always)
@@ -334,11 +392,10 @@ struct ByteSink: ~Copyable {
 
     private mutating func grow(_ n: Int) {
         let newCapacity = max(capacity * 2, count + n)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
-        base.deallocate()
-        base = grown
+        guard let p = realloc(base, newCapacity) else { fatalError("out of memory") }
+        base = p.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
+        Self.adviseHugePages(p + count, newCapacity - count)
     }
 
     @inline(__always)
@@ -412,39 +469,77 @@ struct ByteSink: ~Copyable {
     /// A string in quotes, escaped as RFC 8785 §3.2.2.2: `\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, other
     /// controls as `\u00xx`; everything else (DEL, non-ASCII) as is. Runs without escapes are copied at once.
     mutating func appendQuoted(_ s: String) {
-        var s = s
-        s.withUTF8 { u in
-            reserve(u.count &+ 2)
-            base[count] = 0x22
-            count &+= 1
-            var runStart = 0
-            var j = 0
-            while j < u.count {
-                let b = u[j]
-                if b >= 0x20, b != 0x22, b != 0x5C {
-                    j &+= 1
-                    continue
-                }
-                if j > runStart { append(UnsafeBufferPointer(rebasing: u[runStart..<j])) }
-                switch b {
-                case 0x22: append(literal: "\\\"")
-                case 0x5C: append(literal: "\\\\")
-                case 0x08: append(literal: "\\b")
-                case 0x09: append(literal: "\\t")
-                case 0x0A: append(literal: "\\n")
-                case 0x0C: append(literal: "\\f")
-                case 0x0D: append(literal: "\\r")
-                default:
-                    append(literal: "\\u00")
-                    append(Self.hexDigits.utf8Start[Int(b >> 4)])
-                    append(Self.hexDigits.utf8Start[Int(b & 0xF)])
-                }
-                j &+= 1
-                runStart = j
-            }
-            if j > runStart { append(UnsafeBufferPointer(rebasing: u[runStart..<j])) }
-            append(0x22)
+        if s.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) == nil {
+            var s = s
+            s.withUTF8 { appendQuoted(utf8: $0) }
         }
+    }
+
+    private mutating func appendQuoted(utf8 u: UnsafeBufferPointer<UInt8>) {
+        guard let p = u.baseAddress else {
+            append(literal: "\"\"")
+            return
+        }
+        let n = u.count
+        reserve(n &+ 2)
+        base[count] = 0x22
+        count &+= 1
+        var runStart = 0
+        var j = 0
+        while j < n {
+            // Eight bytes at a time while none needs an escape.
+            while n &- j >= 8, !Self.needsEscape(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)) { j &+= 8 }
+            guard j < n else { break }
+            let b = p[j]
+            if b >= 0x20, b != 0x22, b != 0x5C {
+                j &+= 1
+                continue
+            }
+            appendRun(p + runStart, j &- runStart)
+            switch b {
+            case 0x22: append(literal: "\\\"")
+            case 0x5C: append(literal: "\\\\")
+            case 0x08: append(literal: "\\b")
+            case 0x09: append(literal: "\\t")
+            case 0x0A: append(literal: "\\n")
+            case 0x0C: append(literal: "\\f")
+            case 0x0D: append(literal: "\\r")
+            default:
+                append(literal: "\\u00")
+                append(Self.hexDigits.utf8Start[Int(b >> 4)])
+                append(Self.hexDigits.utf8Start[Int(b & 0xF)])
+            }
+            j &+= 1
+            runStart = j
+        }
+        appendRun(p + runStart, n &- runStart)
+        append(0x22)
+    }
+
+    /// `n` bytes at `p`: short runs (keys, most values) byte by byte, longer ones with memcpy.
+    @inline(__always)
+    private mutating func appendRun(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n)
+        if n <= 16 {
+            for k in 0..<n { base[count &+ k] = p[k] }
+        } else {
+            (base + count).update(from: p, count: n)
+        }
+        count &+= n
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash or a control character (bytes ≥ 0x80, the
+    /// rest of a UTF-8 sequence, are written as they are).
+    @inline(__always)
+    private static func needsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote
+        let zeroInBackslash = (backslash &- ones) & ~backslash
+        let control = (w &- ones &* 0x20) & ~w
+        return (zeroInQuote | zeroInBackslash | control) & highs != 0
     }
 
     /// ECMAScript's Number::toString of a finite double; with `canonical`, `.0` after an integer form.
@@ -554,14 +649,26 @@ struct ByteSink: ~Copyable {
 
     /// `v` (≥ 0) in decimal, zero-padded to `width` digits (more when it needs more).
     private mutating func pad(_ v: Int64, _ width: Int) {
+        guard v >= 0, v < 1_000_000 else {
+            appendInteger(v)
+            return
+        }
         var digits = 1
         var probe = v
         while probe >= 10 {
             probe /= 10
             digits += 1
         }
-        for _ in digits..<max(width, digits) { append(0x30) }
-        appendInteger(v)
+        let n = max(width, digits)
+        reserve(n)
+        var x = v
+        var k = count &+ n
+        while k > count {
+            k &-= 1
+            base[k] = UInt8(truncatingIfNeeded: x % 10) &+ 0x30
+            x /= 10
+        }
+        count &+= n
     }
 
     private static let base64Alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

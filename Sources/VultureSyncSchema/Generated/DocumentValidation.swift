@@ -30,2692 +30,3358 @@ extension SchemaValidator {
 
     /// `ProfileDocument`: 6 fields (`Spec/fields.tsv`).
     static func isValidProfileDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch profileDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // createdAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // lastSeenAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // platforms: array:enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .array(let a) where isValidProfileDocumentPlatforms(a, o):
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // storageBytes: integer, required, written as increment, minimum=0
+                switch v {
+                case .increment(.integer) where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // storageRef: map:StorageRef, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .map(let inner) where isValidStorageRef(inner, o):
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // createdAt: timestamp, required
-        if let v = m["createdAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
+        return o.mergeWrite || seen & 0x3F == 0x3F
+    }
+
+    /// The position of `key` among the field names of `ProfileDocument`, byte for byte; -1 for another key.
+    static func profileDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6165_7263:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x6D72_6F66_7461_6C70:
+                    if SchemaValidator.bytes(k, from: 8, are: "s") { return 3 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 10:
+                switch SchemaValidator.firstWord(k) {
+                case 0x5265_6761_726F_7473:
+                    if SchemaValidator.bytes(k, from: 8, are: "ef") { return 5 }
+                    return -1
+                case 0x6E65_6553_7473_616C:
+                    if SchemaValidator.bytes(k, from: 8, are: "At") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 12:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4265_6761_726F_7473:
+                    if SchemaValidator.bytes(k, from: 8, are: "ytes") { return 4 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // lastSeenAt: timestamp, required
-        if let v = m["lastSeenAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platforms: array:enum:Platform, required
-        if let v = m["platforms"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .array(let a) where isValidProfileDocumentPlatforms(a, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // storageBytes: integer, required, written as increment, minimum=0
-        if let v = m["storageBytes"] {
-            present &+= 1
-            switch v {
-            case .increment(.integer) where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // storageRef: map:StorageRef, required, nullable
-        if let v = m["storageRef"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .map(let inner) where isValidStorageRef(inner, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `TaskDocument`: 20 fields (`Spec/fields.tsv`).
     static func isValidTaskDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch taskDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // updatedAt: timestamp, required, written as serverTimestamp
+                switch v {
+                case .serverTimestamp where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp where o.form != .write:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // clientUpdatedAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // updatedBy: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // platform: enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isPlatformCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // deleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // deletedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // name: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // importedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // distance: double, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // minimumAatDuration: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 11:
+                seen |= 1 << 11
+                // turnpoints: array:map:Turnpoint, required, maxItems=100
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .array(let a) where isValidTaskDocumentTurnpoints(a, o):
+                    break
+                default:
+                    return false
+                }
+            case 12:
+                seen |= 1 << 12
+                // waypointsText: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 13:
+                seen |= 1 << 13
+                // externalName: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 14:
+                seen |= 1 << 14
+                // externalUrl: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 15:
+                seen |= 1 << 15
+                // externalVersion: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 16:
+                seen |= 1 << 16
+                // notes: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 17:
+                seen |= 1 << 17
+                // inactiveAirspace: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 18:
+                seen |= 1 << 18
+                // isStartProcessed: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 19:
+                seen |= 1 << 19
+                // startCountryCode: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // updatedAt: timestamp, required, written as serverTimestamp
-        if let v = m["updatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp where o.form != .write:
-                break
+        return o.mergeWrite || seen & 0xF_FFFF == 0xF_FFFF
+    }
+
+    /// The position of `key` among the field names of `TaskDocument`, byte for byte; -1 for another key.
+    static func taskDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656D_616E:
+                    return 7
+                default:
+                    return -1
+                }
+            case 5:
+                switch SchemaValidator.firstWord(k) {
+                case 0x73_6574_6F6E:
+                    return 16
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64_6574_656C_6564:
+                    return 5
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6563_6E61_7473_6964:
+                    return 9
+                case 0x6D72_6F66_7461_6C70:
+                    return 4
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4164_6574_656C_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 6 }
+                    return -1
+                case 0x4264_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 3 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 10:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6465_7472_6F70_6D69:
+                    if SchemaValidator.bytes(k, from: 8, are: "At") { return 8 }
+                    return -1
+                case 0x6E69_6F70_6E72_7574:
+                    if SchemaValidator.bytes(k, from: 8, are: "ts") { return 11 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 11:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6C61_6E72_6574_7865:
+                    if SchemaValidator.bytes(k, from: 8, are: "Url") { return 14 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 12:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6C61_6E72_6574_7865:
+                    if SchemaValidator.bytes(k, from: 8, are: "Name") { return 13 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 13:
+                switch SchemaValidator.firstWord(k) {
+                case 0x746E_696F_7079_6177:
+                    if SchemaValidator.bytes(k, from: 8, are: "sText") { return 12 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6C61_6E72_6574_7865:
+                    if SchemaValidator.bytes(k, from: 8, are: "Version") { return 15 }
+                    return -1
+                case 0x7055_746E_6569_6C63:
+                    if SchemaValidator.bytes(k, from: 8, are: "datedAt") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 16:
+                switch SchemaValidator.firstWord(k) {
+                case 0x5074_7261_7453_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "rocessed") { return 18 }
+                    return -1
+                case 0x6576_6974_6361_6E69:
+                    if SchemaValidator.bytes(k, from: 8, are: "Airspace") { return 17 }
+                    return -1
+                case 0x756F_4374_7261_7473:
+                    if SchemaValidator.bytes(k, from: 8, are: "ntryCode") { return 19 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 18:
+                switch SchemaValidator.firstWord(k) {
+                case 0x416D_756D_696E_696D:
+                    if SchemaValidator.bytes(k, from: 8, are: "atDuration") { return 10 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // clientUpdatedAt: timestamp, required
-        if let v = m["clientUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // updatedBy: string, required
-        if let v = m["updatedBy"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platform: enum:Platform, required
-        if let v = m["platform"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isPlatformCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deleted: boolean, required
-        if let v = m["deleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deletedAt: timestamp, required, nullable
-        if let v = m["deletedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // name: string, required, nullable
-        if let v = m["name"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // importedAt: timestamp, required, nullable
-        if let v = m["importedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // distance: double, required, minimum=0
-        if let v = m["distance"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // minimumAatDuration: integer, required, minimum=0
-        if let v = m["minimumAatDuration"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // turnpoints: array:map:Turnpoint, required, maxItems=100
-        if let v = m["turnpoints"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .array(let a) where isValidTaskDocumentTurnpoints(a, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // waypointsText: string, required, nullable
-        if let v = m["waypointsText"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // externalName: string, required, nullable
-        if let v = m["externalName"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // externalUrl: string, required, nullable
-        if let v = m["externalUrl"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // externalVersion: string, required, nullable
-        if let v = m["externalVersion"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // notes: string, required, nullable
-        if let v = m["notes"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // inactiveAirspace: string, required, nullable
-        if let v = m["inactiveAirspace"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isStartProcessed: boolean, required
-        if let v = m["isStartProcessed"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // startCountryCode: string, required, nullable
-        if let v = m["startCountryCode"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `MapFileDocument`: 17 fields (`Spec/fields.tsv`).
     static func isValidMapFileDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch mapFileDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // updatedAt: timestamp, required, written as serverTimestamp
+                switch v {
+                case .serverTimestamp where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp where o.form != .write:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // clientUpdatedAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // updatedBy: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // platform: enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isPlatformCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // deleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // deletedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // type: enum:MapFileType, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isMapFileTypeCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // source: enum:MapFileSource, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isMapFileSourceCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // filename: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // importedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 11:
+                seen |= 1 << 11
+                // itemCount: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 12:
+                seen |= 1 << 12
+                // isVisible: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 13:
+                seen |= 1 << 13
+                // contentUpdatedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 14:
+                seen |= 1 << 14
+                // contentArea: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 15:
+                seen |= 1 << 15
+                // contentHash: string, required, nullable, hexLength=64
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string(let s) where SchemaValidator.isLowercaseHex(s, length: 64):
+                    break
+                default:
+                    return false
+                }
+            case 16:
+                seen |= 1 << 16
+                // content: map:ContentBlob, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .map(let inner) where isValidContentBlob(inner, o):
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // updatedAt: timestamp, required, written as serverTimestamp
-        if let v = m["updatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp where o.form != .write:
-                break
+        return o.mergeWrite || seen & 0x1_FFFF == 0x1_FFFF
+    }
+
+    /// The position of `key` among the field names of `MapFileDocument`, byte for byte; -1 for another key.
+    static func mapFileDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6570_7974:
+                    return 7
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                case 0x6563_7275_6F73:
+                    return 8
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64_6574_656C_6564:
+                    return 5
+                case 0x74_6E65_746E_6F63:
+                    return 16
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656D_616E_656C_6966:
+                    return 9
+                case 0x6D72_6F66_7461_6C70:
+                    return 4
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4164_6574_656C_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 6 }
+                    return -1
+                case 0x4264_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 3 }
+                    return -1
+                case 0x6C62_6973_6956_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "e") { return 12 }
+                    return -1
+                case 0x6E75_6F43_6D65_7469:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 11 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 10:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6465_7472_6F70_6D69:
+                    if SchemaValidator.bytes(k, from: 8, are: "At") { return 10 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 11:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4174_6E65_746E_6F63:
+                    if SchemaValidator.bytes(k, from: 8, are: "rea") { return 14 }
+                    return -1
+                case 0x4874_6E65_746E_6F63:
+                    if SchemaValidator.bytes(k, from: 8, are: "ash") { return 15 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7055_746E_6569_6C63:
+                    if SchemaValidator.bytes(k, from: 8, are: "datedAt") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 16:
+                switch SchemaValidator.firstWord(k) {
+                case 0x5574_6E65_746E_6F63:
+                    if SchemaValidator.bytes(k, from: 8, are: "pdatedAt") { return 13 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // clientUpdatedAt: timestamp, required
-        if let v = m["clientUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // updatedBy: string, required
-        if let v = m["updatedBy"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platform: enum:Platform, required
-        if let v = m["platform"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isPlatformCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deleted: boolean, required
-        if let v = m["deleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deletedAt: timestamp, required, nullable
-        if let v = m["deletedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // type: enum:MapFileType, required
-        if let v = m["type"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isMapFileTypeCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // source: enum:MapFileSource, required
-        if let v = m["source"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isMapFileSourceCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // filename: string, required, nullable
-        if let v = m["filename"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // importedAt: timestamp, required, nullable
-        if let v = m["importedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // itemCount: integer, required, minimum=0
-        if let v = m["itemCount"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isVisible: boolean, required
-        if let v = m["isVisible"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // contentUpdatedAt: timestamp, required, nullable
-        if let v = m["contentUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // contentArea: string, required, nullable
-        if let v = m["contentArea"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // contentHash: string, required, nullable, hexLength=64
-        if let v = m["contentHash"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string(let s) where SchemaValidator.isLowercaseHex(s, length: 64):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // content: map:ContentBlob, required, nullable
-        if let v = m["content"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .map(let inner) where isValidContentBlob(inner, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `HomebaseDocument`: 11 fields (`Spec/fields.tsv`).
     static func isValidHomebaseDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch homebaseDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // updatedAt: timestamp, required, written as serverTimestamp
+                switch v {
+                case .serverTimestamp where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp where o.form != .write:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // clientUpdatedAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // updatedBy: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // platform: enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isPlatformCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // deleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // deletedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // name: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // latitude: double, required, minimum=-90,maximum=90
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= -90.0 && x <= 90.0:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // longitude: double, required, minimum=-180,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= -180.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // usedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // updatedAt: timestamp, required, written as serverTimestamp
-        if let v = m["updatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp where o.form != .write:
-                break
+        return o.mergeWrite || seen & 0x7FF == 0x7FF
+    }
+
+    /// The position of `key` among the field names of `HomebaseDocument`, byte for byte; -1 for another key.
+    static func homebaseDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656D_616E:
+                    return 7
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                case 0x7441_6465_7375:
+                    return 10
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64_6574_656C_6564:
+                    return 5
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6564_7574_6974_616C:
+                    return 8
+                case 0x6D72_6F66_7461_6C70:
+                    return 4
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4164_6574_656C_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 6 }
+                    return -1
+                case 0x4264_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 3 }
+                    return -1
+                case 0x6475_7469_676E_6F6C:
+                    if SchemaValidator.bytes(k, from: 8, are: "e") { return 9 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7055_746E_6569_6C63:
+                    if SchemaValidator.bytes(k, from: 8, are: "datedAt") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // clientUpdatedAt: timestamp, required
-        if let v = m["clientUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // updatedBy: string, required
-        if let v = m["updatedBy"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platform: enum:Platform, required
-        if let v = m["platform"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isPlatformCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deleted: boolean, required
-        if let v = m["deleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deletedAt: timestamp, required, nullable
-        if let v = m["deletedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // name: string, required
-        if let v = m["name"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // latitude: double, required, minimum=-90,maximum=90
-        if let v = m["latitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= -90.0 && x <= 90.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // longitude: double, required, minimum=-180,maximum=180
-        if let v = m["longitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= -180.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // usedAt: timestamp, required, nullable
-        if let v = m["usedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `RecentCompetitionDocument`: 13 fields (`Spec/fields.tsv`).
     static func isValidRecentCompetitionDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch recentCompetitionDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // updatedAt: timestamp, required, written as serverTimestamp
+                switch v {
+                case .serverTimestamp where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp where o.form != .write:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // clientUpdatedAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // updatedBy: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // platform: enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isPlatformCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // deleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // deletedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // name: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // location: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // country: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // startDate: date-string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string(let s) where SchemaValidator.isCalendarDay(s):
+                    break
+                default:
+                    return false
+                }
+            case 11:
+                seen |= 1 << 11
+                // endDate: date-string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string(let s) where SchemaValidator.isCalendarDay(s):
+                    break
+                default:
+                    return false
+                }
+            case 12:
+                seen |= 1 << 12
+                // lastOpenedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // updatedAt: timestamp, required, written as serverTimestamp
-        if let v = m["updatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp where o.form != .write:
-                break
+        return o.mergeWrite || seen & 0x1FFF == 0x1FFF
+    }
+
+    /// The position of `key` among the field names of `RecentCompetitionDocument`, byte for byte; -1 for another key.
+    static func recentCompetitionDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656D_616E:
+                    return 7
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64_6574_656C_6564:
+                    return 5
+                case 0x65_7461_4464_6E65:
+                    return 11
+                case 0x79_7274_6E75_6F63:
+                    return 9
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6D72_6F66_7461_6C70:
+                    return 4
+                case 0x6E6F_6974_6163_6F6C:
+                    return 8
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4164_6574_656C_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 6 }
+                    return -1
+                case 0x4264_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 3 }
+                    return -1
+                case 0x7461_4474_7261_7473:
+                    if SchemaValidator.bytes(k, from: 8, are: "e") { return 10 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 12:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6E65_704F_7473_616C:
+                    if SchemaValidator.bytes(k, from: 8, are: "edAt") { return 12 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7055_746E_6569_6C63:
+                    if SchemaValidator.bytes(k, from: 8, are: "datedAt") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // clientUpdatedAt: timestamp, required
-        if let v = m["clientUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // updatedBy: string, required
-        if let v = m["updatedBy"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platform: enum:Platform, required
-        if let v = m["platform"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isPlatformCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deleted: boolean, required
-        if let v = m["deleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deletedAt: timestamp, required, nullable
-        if let v = m["deletedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // name: string, required, nullable
-        if let v = m["name"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // location: string, required, nullable
-        if let v = m["location"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // country: string, required, nullable
-        if let v = m["country"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // startDate: date-string, required, nullable
-        if let v = m["startDate"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string(let s) where SchemaValidator.isCalendarDay(s):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // endDate: date-string, required, nullable
-        if let v = m["endDate"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string(let s) where SchemaValidator.isCalendarDay(s):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // lastOpenedAt: timestamp, required, nullable
-        if let v = m["lastOpenedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `FlightDocument`: 37 fields (`Spec/fields.tsv`).
     static func isValidFlightDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch flightDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // updatedAt: timestamp, required, written as serverTimestamp
+                switch v {
+                case .serverTimestamp where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp where o.form != .write:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // clientUpdatedAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // updatedBy: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // platform: enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isPlatformCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // deleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // deletedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // filename: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // inLogbook: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // createdAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // importedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 11:
+                seen |= 1 << 11
+                // lastOpenedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 12:
+                seen |= 1 << 12
+                // pilotName: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 13:
+                seen |= 1 << 13
+                // passengerName: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 14:
+                seen |= 1 << 14
+                // gliderRegistration: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 15:
+                seen |= 1 << 15
+                // gliderType: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 16:
+                seen |= 1 << 16
+                // competitionIdentification: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 17:
+                seen |= 1 << 17
+                // competitionClass: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 18:
+                seen |= 1 << 18
+                // isRead: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 19:
+                seen |= 1 << 19
+                // isFavorite: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 20:
+                seen |= 1 << 20
+                // isContest: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 21:
+                seen |= 1 << 21
+                // isFieldLanding: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 22:
+                seen |= 1 << 22
+                // isRecordedByVulture: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 23:
+                seen |= 1 << 23
+                // comments: string, required, nullable, maxChars=10000
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string(let s) where SchemaValidator.hasAtMostScalars(s, 10_000):
+                    break
+                default:
+                    return false
+                }
+            case 24:
+                seen |= 1 << 24
+                // waterBallast: integer, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer:
+                    break
+                default:
+                    return false
+                }
+            case 25:
+                seen |= 1 << 25
+                // rating: integer, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer:
+                    break
+                default:
+                    return false
+                }
+            case 26:
+                seen |= 1 << 26
+                // taskId: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 27:
+                seen |= 1 << 27
+                // weglideFlightId: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 28:
+                seen |= 1 << 28
+                // skylinesFlightId: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 29:
+                seen |= 1 << 29
+                // takeoffCode: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 30:
+                seen |= 1 << 30
+                // takeoffName: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 31:
+                seen |= 1 << 31
+                // takeoffCountryCode: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 32:
+                seen |= 1 << 32
+                // isTakeoffProcessed: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 33:
+                seen |= 1 << 33
+                // summary: map:FlightSummary, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .map(let inner) where isValidFlightSummary(inner, o):
+                    break
+                default:
+                    return false
+                }
+            case 34:
+                seen |= 1 << 34
+                // trackPreview: bytes, required, nullable, maxBytes=64000
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .bytes(let b) where b.count <= 64_000:
+                    break
+                default:
+                    return false
+                }
+            case 35:
+                seen |= 1 << 35
+                // trackPreviewVersion: integer, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer:
+                    break
+                default:
+                    return false
+                }
+            case 36:
+                seen |= 1 << 36
+                // igc: map:IGCBlob, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .map(let inner) where isValidIGCBlob(inner, o):
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // updatedAt: timestamp, required, written as serverTimestamp
-        if let v = m["updatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp where o.form != .write:
-                break
+        return o.mergeWrite || seen & 0x1F_FFFF_FFFF == 0x1F_FFFF_FFFF
+    }
+
+    /// The position of `key` among the field names of `FlightDocument`, byte for byte; -1 for another key.
+    static func flightDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 3:
+                switch SchemaValidator.firstWord(k) {
+                case 0x63_6769:
+                    return 36
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                case 0x6449_6B73_6174:
+                    return 26
+                case 0x6461_6552_7369:
+                    return 18
+                case 0x676E_6974_6172:
+                    return 25
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64_6574_656C_6564:
+                    return 5
+                case 0x79_7261_6D6D_7573:
+                    return 33
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656D_616E_656C_6966:
+                    return 7
+                case 0x6D72_6F66_7461_6C70:
+                    return 4
+                case 0x7374_6E65_6D6D_6F63:
+                    return 23
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4164_6574_6165_7263:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 9 }
+                    return -1
+                case 0x4164_6574_656C_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 6 }
+                    return -1
+                case 0x4264_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 3 }
+                    return -1
+                case 0x6D61_4E74_6F6C_6970:
+                    if SchemaValidator.bytes(k, from: 8, are: "e") { return 12 }
+                    return -1
+                case 0x6F6F_6267_6F4C_6E69:
+                    if SchemaValidator.bytes(k, from: 8, are: "k") { return 8 }
+                    return -1
+                case 0x7365_746E_6F43_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 20 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 10:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6465_7472_6F70_6D69:
+                    if SchemaValidator.bytes(k, from: 8, are: "At") { return 10 }
+                    return -1
+                case 0x6972_6F76_6146_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "te") { return 19 }
+                    return -1
+                case 0x7954_7265_6469_6C67:
+                    if SchemaValidator.bytes(k, from: 8, are: "pe") { return 15 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 11:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4366_666F_656B_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "ode") { return 29 }
+                    return -1
+                case 0x4E66_666F_656B_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "ame") { return 30 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 12:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6572_506B_6361_7274:
+                    if SchemaValidator.bytes(k, from: 8, are: "view") { return 34 }
+                    return -1
+                case 0x6C61_4272_6574_6177:
+                    if SchemaValidator.bytes(k, from: 8, are: "last") { return 24 }
+                    return -1
+                case 0x6E65_704F_7473_616C:
+                    if SchemaValidator.bytes(k, from: 8, are: "edAt") { return 11 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 13:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6567_6E65_7373_6170:
+                    if SchemaValidator.bytes(k, from: 8, are: "rName") { return 13 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 14:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4C64_6C65_6946_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "anding") { return 21 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4665_6469_6C67_6577:
+                    if SchemaValidator.bytes(k, from: 8, are: "lightId") { return 27 }
+                    return -1
+                case 0x7055_746E_6569_6C63:
+                    if SchemaValidator.bytes(k, from: 8, are: "datedAt") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 16:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7365_6E69_6C79_6B73:
+                    if SchemaValidator.bytes(k, from: 8, are: "FlightId") { return 28 }
+                    return -1
+                case 0x7469_7465_706D_6F63:
+                    if SchemaValidator.bytes(k, from: 8, are: "ionClass") { return 17 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 18:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4366_666F_656B_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "ountryCode") { return 31 }
+                    return -1
+                case 0x6552_7265_6469_6C67:
+                    if SchemaValidator.bytes(k, from: 8, are: "gistration") { return 14 }
+                    return -1
+                case 0x666F_656B_6154_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "fProcessed") { return 32 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 19:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6472_6F63_6552_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "edByVulture") { return 22 }
+                    return -1
+                case 0x6572_506B_6361_7274:
+                    if SchemaValidator.bytes(k, from: 8, are: "viewVersion") { return 35 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 25:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7469_7465_706D_6F63:
+                    if SchemaValidator.bytes(k, from: 8, are: "ionIdentification") { return 16 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // clientUpdatedAt: timestamp, required
-        if let v = m["clientUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // updatedBy: string, required
-        if let v = m["updatedBy"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platform: enum:Platform, required
-        if let v = m["platform"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isPlatformCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deleted: boolean, required
-        if let v = m["deleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deletedAt: timestamp, required, nullable
-        if let v = m["deletedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // filename: string, required, nullable
-        if let v = m["filename"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // inLogbook: boolean, required
-        if let v = m["inLogbook"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // createdAt: timestamp, required, nullable
-        if let v = m["createdAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // importedAt: timestamp, required, nullable
-        if let v = m["importedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // lastOpenedAt: timestamp, required, nullable
-        if let v = m["lastOpenedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // pilotName: string, required, nullable
-        if let v = m["pilotName"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // passengerName: string, required, nullable
-        if let v = m["passengerName"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // gliderRegistration: string, required, nullable
-        if let v = m["gliderRegistration"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // gliderType: string, required, nullable
-        if let v = m["gliderType"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // competitionIdentification: string, required, nullable
-        if let v = m["competitionIdentification"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // competitionClass: string, required, nullable
-        if let v = m["competitionClass"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isRead: boolean, required
-        if let v = m["isRead"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isFavorite: boolean, required
-        if let v = m["isFavorite"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isContest: boolean, required
-        if let v = m["isContest"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isFieldLanding: boolean, required
-        if let v = m["isFieldLanding"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isRecordedByVulture: boolean, required
-        if let v = m["isRecordedByVulture"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // comments: string, required, nullable, maxChars=10000
-        if let v = m["comments"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string(let s) where SchemaValidator.hasAtMostScalars(s, 10_000):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // waterBallast: integer, required
-        if let v = m["waterBallast"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // rating: integer, required
-        if let v = m["rating"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // taskId: string, required, nullable
-        if let v = m["taskId"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // weglideFlightId: string, required, nullable
-        if let v = m["weglideFlightId"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // skylinesFlightId: string, required, nullable
-        if let v = m["skylinesFlightId"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // takeoffCode: string, required, nullable
-        if let v = m["takeoffCode"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // takeoffName: string, required, nullable
-        if let v = m["takeoffName"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // takeoffCountryCode: string, required, nullable
-        if let v = m["takeoffCountryCode"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isTakeoffProcessed: boolean, required
-        if let v = m["isTakeoffProcessed"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // summary: map:FlightSummary, required
-        if let v = m["summary"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .map(let inner) where isValidFlightSummary(inner, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // trackPreview: bytes, required, nullable, maxBytes=64000
-        if let v = m["trackPreview"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .bytes(let b) where b.count <= 64_000:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // trackPreviewVersion: integer, required
-        if let v = m["trackPreviewVersion"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // igc: map:IGCBlob, required, nullable
-        if let v = m["igc"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .map(let inner) where isValidIGCBlob(inner, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `SettingsDocument`: 8 fields (`Spec/fields.tsv`).
     static func isValidSettingsDocument(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // schema: integer, required, minimum=1
-        if let v = m["schema"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 1.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch settingsDocumentFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // schema: integer, required, minimum=1
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 1.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // updatedAt: timestamp, required, written as serverTimestamp
+                switch v {
+                case .serverTimestamp where o.form == .write:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp where o.form != .write:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // clientUpdatedAt: timestamp, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // updatedBy: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // platform: enum:Platform, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isPlatformCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // deleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // deletedAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // values: dictionary:map:SettingsEntry, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .map(let d) where isValidSettingsDocumentValues(d, o):
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // updatedAt: timestamp, required, written as serverTimestamp
-        if let v = m["updatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp where o.form == .write:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp where o.form != .write:
-                break
+        return o.mergeWrite || seen & 0xFF == 0xFF
+    }
+
+    /// The position of `key` among the field names of `SettingsDocument`, byte for byte; -1 for another key.
+    static func settingsDocumentFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x616D_6568_6373:
+                    return 0
+                case 0x7365_756C_6176:
+                    return 7
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64_6574_656C_6564:
+                    return 5
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6D72_6F66_7461_6C70:
+                    return 4
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4164_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4164_6574_656C_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 6 }
+                    return -1
+                case 0x4264_6574_6164_7075:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 3 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7055_746E_6569_6C63:
+                    if SchemaValidator.bytes(k, from: 8, are: "datedAt") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // clientUpdatedAt: timestamp, required
-        if let v = m["clientUpdatedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // updatedBy: string, required
-        if let v = m["updatedBy"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // platform: enum:Platform, required
-        if let v = m["platform"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isPlatformCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deleted: boolean, required
-        if let v = m["deleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // deletedAt: timestamp, required, nullable
-        if let v = m["deletedAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // values: dictionary:map:SettingsEntry, required
-        if let v = m["values"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .map(let d) where isValidSettingsDocumentValues(d, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `StorageRef`: 2 fields (`Spec/fields.tsv`).
     static func isValidStorageRef(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // collection: enum:StorageRefCollection, required
-        if let v = m["collection"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isStorageRefCollectionCase(v):
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch storageRefFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // collection: enum:StorageRefCollection, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isStorageRefCollectionCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // id: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // id: string, required
-        if let v = m["id"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
+        return o.mergeWrite || seen & 0x3 == 0x3
+    }
+
+    /// The position of `key` among the field names of `StorageRef`, byte for byte; -1 for another key.
+    static func storageRefFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 2:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6469:
+                    return 1
+                default:
+                    return -1
+                }
+            case 10:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6974_6365_6C6C_6F63:
+                    if SchemaValidator.bytes(k, from: 8, are: "on") { return 0 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        return present >= m.count
     }
 
     /// `FlightSummary`: 18 fields (`Spec/fields.tsv`).
     static func isValidFlightSummary(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // analysisVersion: integer, required, minimum=0
-        if let v = m["analysisVersion"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch flightSummaryFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // analysisVersion: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // takeoffAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // landingAt: timestamp, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .timestamp:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // sportKind: enum:Sport, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case _ where isSportCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // isTaskCompleted: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // taskDeclaredDistance: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // taskCompletedDistance: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // taskAverageSpeed: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // optimizedDistance: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // optimizedAverageSpeed: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // fastestAverageSpeed: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 11:
+                seen |= 1 << 11
+                // duration: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 12:
+                seen |= 1 << 12
+                // altitudeGained: integer, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer:
+                    break
+                default:
+                    return false
+                }
+            case 13:
+                seen |= 1 << 13
+                // thermalAltitudeGained: integer, optional, nullable
+                switch v {
+                case .delete where o.form == .write && o.mergeWrite:
+                    break
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .integer:
+                    break
+                default:
+                    return false
+                }
+            case 14:
+                seen |= 1 << 14
+                // averageCruisingSpeed: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 15:
+                seen |= 1 << 15
+                // bestThermalVario: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 16:
+                seen |= 1 << 16
+                // rightThermalCount: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 17:
+                seen |= 1 << 17
+                // leftThermalCount: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // takeoffAt: timestamp, required, nullable
-        if let v = m["takeoffAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
+        return o.mergeWrite || seen & 0x3_DFFF == 0x3_DFFF
+    }
+
+    /// The position of `key` among the field names of `FlightSummary`, byte for byte; -1 for another key.
+    static func flightSummaryFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6E6F_6974_6172_7564:
+                    return 11
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4166_666F_656B_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 1 }
+                    return -1
+                case 0x4167_6E69_646E_616C:
+                    if SchemaValidator.bytes(k, from: 8, are: "t") { return 2 }
+                    return -1
+                case 0x6E69_4B74_726F_7073:
+                    if SchemaValidator.bytes(k, from: 8, are: "d") { return 3 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 14:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6564_7574_6974_6C61:
+                    if SchemaValidator.bytes(k, from: 8, are: "Gained") { return 12 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6F43_6B73_6154_7369:
+                    if SchemaValidator.bytes(k, from: 8, are: "mpleted") { return 4 }
+                    return -1
+                case 0x7369_7379_6C61_6E61:
+                    if SchemaValidator.bytes(k, from: 8, are: "Version") { return 0 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 16:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7265_6854_7466_656C:
+                    if SchemaValidator.bytes(k, from: 8, are: "malCount") { return 17 }
+                    return -1
+                case 0x7265_6854_7473_6562:
+                    if SchemaValidator.bytes(k, from: 8, are: "malVario") { return 15 }
+                    return -1
+                case 0x7265_7641_6B73_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "ageSpeed") { return 7 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 17:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6568_5474_6867_6972:
+                    if SchemaValidator.bytes(k, from: 8, are: "rmalCount") { return 16 }
+                    return -1
+                case 0x657A_696D_6974_706F:
+                    if SchemaValidator.bytes(k, from: 8, are: "dDistance") { return 8 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 19:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4174_7365_7473_6166:
+                    if SchemaValidator.bytes(k, from: 8, are: "verageSpeed") { return 10 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 20:
+                switch SchemaValidator.firstWord(k) {
+                case 0x4365_6761_7265_7661:
+                    if SchemaValidator.bytes(k, from: 8, are: "ruisingSpeed") { return 14 }
+                    return -1
+                case 0x6C63_6544_6B73_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "aredDistance") { return 5 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 21:
+                switch SchemaValidator.firstWord(k) {
+                case 0x416C_616D_7265_6874:
+                    if SchemaValidator.bytes(k, from: 8, are: "ltitudeGained") { return 13 }
+                    return -1
+                case 0x657A_696D_6974_706F:
+                    if SchemaValidator.bytes(k, from: 8, are: "dAverageSpeed") { return 9 }
+                    return -1
+                case 0x706D_6F43_6B73_6174:
+                    if SchemaValidator.bytes(k, from: 8, are: "letedDistance") { return 6 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // landingAt: timestamp, required, nullable
-        if let v = m["landingAt"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .timestamp:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // sportKind: enum:Sport, required, nullable
-        if let v = m["sportKind"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case _ where isSportCase(v):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // isTaskCompleted: boolean, required
-        if let v = m["isTaskCompleted"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // taskDeclaredDistance: double, required
-        if let v = m["taskDeclaredDistance"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // taskCompletedDistance: double, required
-        if let v = m["taskCompletedDistance"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // taskAverageSpeed: double, required
-        if let v = m["taskAverageSpeed"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // optimizedDistance: double, required
-        if let v = m["optimizedDistance"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // optimizedAverageSpeed: double, required
-        if let v = m["optimizedAverageSpeed"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // fastestAverageSpeed: double, required
-        if let v = m["fastestAverageSpeed"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // duration: integer, required, minimum=0
-        if let v = m["duration"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // altitudeGained: integer, required
-        if let v = m["altitudeGained"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // thermalAltitudeGained: integer, optional, nullable
-        if let v = m["thermalAltitudeGained"] {
-            present &+= 1
-            switch v {
-            case .delete where o.form == .write && o.mergeWrite:
-                break
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .integer:
-                break
-            default:
-                return false
+                return -1
             }
         }
-        // averageCruisingSpeed: double, required
-        if let v = m["averageCruisingSpeed"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // bestThermalVario: double, required
-        if let v = m["bestThermalVario"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // rightThermalCount: integer, required, minimum=0
-        if let v = m["rightThermalCount"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // leftThermalCount: integer, required, minimum=0
-        if let v = m["leftThermalCount"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `IGCBlob`: 5 fields (`Spec/fields.tsv`).
     static func isValidIGCBlob(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // path: string, required
-        if let v = m["path"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch iGCBlobFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // path: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // sizeBytes: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // gzBytes: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // sha256: string, required, hexLength=64
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string(let s) where SchemaValidator.isLowercaseHex(s, length: 64):
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // uploaded: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // sizeBytes: integer, required, minimum=0
-        if let v = m["sizeBytes"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
+        return o.mergeWrite || seen & 0x1F == 0x1F
+    }
+
+    /// The position of `key` among the field names of `IGCBlob`, byte for byte; -1 for another key.
+    static func iGCBlobFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6874_6170:
+                    return 0
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x3635_3261_6873:
+                    return 3
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x73_6574_7942_7A67:
+                    return 2
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6465_6461_6F6C_7075:
+                    return 4
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6574_7942_657A_6973:
+                    if SchemaValidator.bytes(k, from: 8, are: "s") { return 1 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // gzBytes: integer, required, minimum=0
-        if let v = m["gzBytes"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // sha256: string, required, hexLength=64
-        if let v = m["sha256"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string(let s) where SchemaValidator.isLowercaseHex(s, length: 64):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // uploaded: boolean, required
-        if let v = m["uploaded"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `Turnpoint`: 15 fields (`Spec/fields.tsv`).
     static func isValidTurnpoint(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // name: string, required, nullable
-        if let v = m["name"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch turnpointFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // name: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // code: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // country: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // latitude: double, required, minimum=-90,maximum=90
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= -90.0 && x <= 90.0:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // longitude: double, required, minimum=-180,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= -180.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // elevation: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // style: integer, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // runwayDirection: integer, required, nullable, minimum=0,maximum=360
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .integer(let x) where Double(x) >= 0.0 && Double(x) <= 360.0:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // runwayLength: double, required, nullable, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .double(let x) where x >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // frequency: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 10:
+                seen |= 1 << 10
+                // description: string, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 11:
+                seen |= 1 << 11
+                // order: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 12:
+                seen |= 1 << 12
+                // distance: double, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 13:
+                seen |= 1 << 13
+                // bearing: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 14:
+                seen |= 1 << 14
+                // zone: map:TurnpointZone, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .map(let inner) where isValidTurnpointZone(inner, o):
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // code: string, required, nullable
-        if let v = m["code"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
+        return o.mergeWrite || seen & 0x7FFF == 0x7FFF
+    }
+
+    /// The position of `key` among the field names of `Turnpoint`, byte for byte; -1 for another key.
+    static func turnpointFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6564_6F63:
+                    return 1
+                case 0x656D_616E:
+                    return 0
+                case 0x656E_6F7A:
+                    return 14
+                default:
+                    return -1
+                }
+            case 5:
+                switch SchemaValidator.firstWord(k) {
+                case 0x65_6C79_7473:
+                    return 6
+                case 0x72_6564_726F:
+                    return 11
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x67_6E69_7261_6562:
+                    return 13
+                case 0x79_7274_6E75_6F63:
+                    return 2
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6563_6E61_7473_6964:
+                    return 12
+                case 0x6564_7574_6974_616C:
+                    return 3
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x636E_6575_7165_7266:
+                    if SchemaValidator.bytes(k, from: 8, are: "y") { return 9 }
+                    return -1
+                case 0x6475_7469_676E_6F6C:
+                    if SchemaValidator.bytes(k, from: 8, are: "e") { return 4 }
+                    return -1
+                case 0x6F69_7461_7665_6C65:
+                    if SchemaValidator.bytes(k, from: 8, are: "n") { return 5 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 11:
+                switch SchemaValidator.firstWord(k) {
+                case 0x7470_6972_6373_6564:
+                    if SchemaValidator.bytes(k, from: 8, are: "ion") { return 10 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 12:
+                switch SchemaValidator.firstWord(k) {
+                case 0x654C_7961_776E_7572:
+                    if SchemaValidator.bytes(k, from: 8, are: "ngth") { return 8 }
+                    return -1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6944_7961_776E_7572:
+                    if SchemaValidator.bytes(k, from: 8, are: "rection") { return 7 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // country: string, required, nullable
-        if let v = m["country"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // latitude: double, required, minimum=-90,maximum=90
-        if let v = m["latitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= -90.0 && x <= 90.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // longitude: double, required, minimum=-180,maximum=180
-        if let v = m["longitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= -180.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // elevation: double, required
-        if let v = m["elevation"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // style: integer, required
-        if let v = m["style"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // runwayDirection: integer, required, nullable, minimum=0,maximum=360
-        if let v = m["runwayDirection"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .integer(let x) where Double(x) >= 0.0 && Double(x) <= 360.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // runwayLength: double, required, nullable, minimum=0
-        if let v = m["runwayLength"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .double(let x) where x >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // frequency: string, required, nullable
-        if let v = m["frequency"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // description: string, required, nullable
-        if let v = m["description"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // order: integer, required, minimum=0
-        if let v = m["order"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // distance: double, required, minimum=0
-        if let v = m["distance"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // bearing: double, required
-        if let v = m["bearing"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // zone: map:TurnpointZone, required
-        if let v = m["zone"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .map(let inner) where isValidTurnpointZone(inner, o):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `TurnpointZone`: 10 fields (`Spec/fields.tsv`).
     static func isValidTurnpointZone(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // type: enum:ZoneType, required
-        if let v = m["type"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isZoneTypeCase(v):
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch turnpointZoneFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // type: enum:ZoneType, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isZoneTypeCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // isLine: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // isAAT: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // R1: double, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // A1: double, required, minimum=0,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // R2: double, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // A2: double, required, minimum=0,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
+            case 7:
+                seen |= 1 << 7
+                // A12: double, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 8:
+                seen |= 1 << 8
+                // minimumAltitude: double, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .double:
+                    break
+                default:
+                    return false
+                }
+            case 9:
+                seen |= 1 << 9
+                // maximumAltitude: double, required, nullable
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .null:
+                    break
+                case .double:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // isLine: boolean, required
-        if let v = m["isLine"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
+        return o.mergeWrite || seen & 0x3FF == 0x3FF
+    }
+
+    /// The position of `key` among the field names of `TurnpointZone`, byte for byte; -1 for another key.
+    static func turnpointZoneFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 2:
+                switch SchemaValidator.firstWord(k) {
+                case 0x3141:
+                    return 4
+                case 0x3152:
+                    return 3
+                case 0x3241:
+                    return 6
+                case 0x3252:
+                    return 5
+                default:
+                    return -1
+                }
+            case 3:
+                switch SchemaValidator.firstWord(k) {
+                case 0x32_3141:
+                    return 7
+                default:
+                    return -1
+                }
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6570_7974:
+                    return 0
+                default:
+                    return -1
+                }
+            case 5:
+                switch SchemaValidator.firstWord(k) {
+                case 0x54_4141_7369:
+                    return 2
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656E_694C_7369:
+                    return 1
+                default:
+                    return -1
+                }
+            case 15:
+                switch SchemaValidator.firstWord(k) {
+                case 0x416D_756D_696E_696D:
+                    if SchemaValidator.bytes(k, from: 8, are: "ltitude") { return 8 }
+                    return -1
+                case 0x416D_756D_6978_616D:
+                    if SchemaValidator.bytes(k, from: 8, are: "ltitude") { return 9 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // isAAT: boolean, required
-        if let v = m["isAAT"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // R1: double, required, minimum=0
-        if let v = m["R1"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // A1: double, required, minimum=0,maximum=180
-        if let v = m["A1"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // R2: double, required, minimum=0
-        if let v = m["R2"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // A2: double, required, minimum=0,maximum=180
-        if let v = m["A2"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // A12: double, required
-        if let v = m["A12"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // minimumAltitude: double, required, nullable
-        if let v = m["minimumAltitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // maximumAltitude: double, required, nullable
-        if let v = m["maximumAltitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .null:
-                break
-            case .double:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `ContentBlob`: 4 fields (`Spec/fields.tsv`).
     static func isValidContentBlob(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // path: string, required
-        if let v = m["path"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch contentBlobFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // path: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // sizeBytes: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // gzBytes: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // uploaded: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // sizeBytes: integer, required, minimum=0
-        if let v = m["sizeBytes"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
+        return o.mergeWrite || seen & 0xF == 0xF
+    }
+
+    /// The position of `key` among the field names of `ContentBlob`, byte for byte; -1 for another key.
+    static func contentBlobFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6874_6170:
+                    return 0
+                default:
+                    return -1
+                }
+            case 7:
+                switch SchemaValidator.firstWord(k) {
+                case 0x73_6574_7942_7A67:
+                    return 2
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6465_6461_6F6C_7075:
+                    return 3
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6574_7942_657A_6973:
+                    if SchemaValidator.bytes(k, from: 8, are: "s") { return 1 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // gzBytes: integer, required, minimum=0
-        if let v = m["gzBytes"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // uploaded: boolean, required
-        if let v = m["uploaded"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `HomeBaseValue`: 3 fields (`Spec/fields.tsv`).
     static func isValidHomeBaseValue(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // name: string, required
-        if let v = m["name"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch homeBaseValueFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // name: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // latitude: double, required, minimum=-90,maximum=90
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= -90.0 && x <= 90.0:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // longitude: double, required, minimum=-180,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= -180.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // latitude: double, required, minimum=-90,maximum=90
-        if let v = m["latitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= -90.0 && x <= 90.0:
-                break
+        return o.mergeWrite || seen & 0x7 == 0x7
+    }
+
+    /// The position of `key` among the field names of `HomeBaseValue`, byte for byte; -1 for another key.
+    static func homeBaseValueFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656D_616E:
+                    return 0
+                default:
+                    return -1
+                }
+            case 8:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6564_7574_6974_616C:
+                    return 1
+                default:
+                    return -1
+                }
+            case 9:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6475_7469_676E_6F6C:
+                    if SchemaValidator.bytes(k, from: 8, are: "e") { return 2 }
+                    return -1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // longitude: double, required, minimum=-180,maximum=180
-        if let v = m["longitude"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= -180.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `ZoneValue`: 7 fields (`Spec/fields.tsv`).
     static func isValidZoneValue(_ m: [String: FirestoreValue], _ o: ValidationOptions) -> Bool {
-        var present = 0
-        // type: enum:ZoneType, required
-        if let v = m["type"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case _ where isZoneTypeCase(v):
-                break
+        var seen: UInt64 = 0
+        for (key, v) in m {
+            switch zoneValueFieldIndex(key) {
+            case 0:
+                seen |= 1 << 0
+                // type: enum:ZoneType, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case _ where isZoneTypeCase(v):
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // isLine: boolean, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .boolean:
+                    break
+                default:
+                    return false
+                }
+            case 2:
+                seen |= 1 << 2
+                // r1: double, required, minimum=0,maximum=50000,step=100
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 50000.0 && SchemaValidator.isMultiple(x, of: 100.0):
+                    break
+                default:
+                    return false
+                }
+            case 3:
+                seen |= 1 << 3
+                // a1: double, required, minimum=0,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
+            case 4:
+                seen |= 1 << 4
+                // r2: double, required, minimum=0,maximum=50000,step=100
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 50000.0 && SchemaValidator.isMultiple(x, of: 100.0):
+                    break
+                default:
+                    return false
+                }
+            case 5:
+                seen |= 1 << 5
+                // a2: double, required, minimum=0,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
+            case 6:
+                seen |= 1 << 6
+                // a12: double, required, minimum=0,maximum=180
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .double(let x) where x >= 0.0 && x <= 180.0:
+                    break
+                default:
+                    return false
+                }
             default:
                 return false
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // isLine: boolean, required
-        if let v = m["isLine"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .boolean:
-                break
+        return o.mergeWrite || seen & 0x7F == 0x7F
+    }
+
+    /// The position of `key` among the field names of `ZoneValue`, byte for byte; -1 for another key.
+    static func zoneValueFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 2:
+                switch SchemaValidator.firstWord(k) {
+                case 0x3161:
+                    return 3
+                case 0x3172:
+                    return 2
+                case 0x3261:
+                    return 5
+                case 0x3272:
+                    return 4
+                default:
+                    return -1
+                }
+            case 3:
+                switch SchemaValidator.firstWord(k) {
+                case 0x32_3161:
+                    return 6
+                default:
+                    return -1
+                }
+            case 4:
+                switch SchemaValidator.firstWord(k) {
+                case 0x6570_7974:
+                    return 0
+                default:
+                    return -1
+                }
+            case 6:
+                switch SchemaValidator.firstWord(k) {
+                case 0x656E_694C_7369:
+                    return 1
+                default:
+                    return -1
+                }
             default:
-                return false
+                return -1
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // r1: double, required, minimum=0,maximum=50000,step=100
-        if let v = m["r1"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 50000.0 && SchemaValidator.isMultiple(x, of: 100.0):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // a1: double, required, minimum=0,maximum=180
-        if let v = m["a1"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // r2: double, required, minimum=0,maximum=50000,step=100
-        if let v = m["r2"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 50000.0 && SchemaValidator.isMultiple(x, of: 100.0):
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // a2: double, required, minimum=0,maximum=180
-        if let v = m["a2"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        // a12: double, required, minimum=0,maximum=180
-        if let v = m["a12"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .double(let x) where x >= 0.0 && x <= 180.0:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        return present >= m.count
     }
 
     /// `ProfileDocument.platforms` (array:enum:Platform): its elements, each a value of `enum:Platform`.
@@ -2754,37 +3420,39 @@ extension SchemaValidator {
     /// and range; an unknown key is something to report.
     static func isValidSettingsEntry(_ entry: FirestoreValue, key: String, _ o: ValidationOptions) -> Bool {
         guard case .map(let m) = entry else { return false }
-        var present = 0
-        // t: integer, required, minimum=0
-        if let v = m["t"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .integer(let x) where Double(x) >= 0.0:
-                break
+        var seen: UInt64 = 0
+        var value: FirestoreValue?
+        for (name, v) in m {
+            switch settingsEntryFieldIndex(name) {
+            case 0:
+                seen |= 1 << 0
+                // t: integer, required, minimum=0
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .integer(let x) where Double(x) >= 0.0:
+                    break
+                default:
+                    return false
+                }
+            case 1:
+                seen |= 1 << 1
+                // d: string, required
+                switch v {
+                case .serverTimestamp, .increment, .delete:
+                    return false
+                case .string:
+                    break
+                default:
+                    return false
+                }
             default:
-                return false
+                guard name.utf8.elementsEqual("v".utf8) else { return false }
+                value = v
             }
-        } else if !o.mergeWrite {
-            return false
         }
-        // d: string, required
-        if let v = m["d"] {
-            present &+= 1
-            switch v {
-            case .serverTimestamp, .increment, .delete:
-                return false
-            case .string:
-                break
-            default:
-                return false
-            }
-        } else if !o.mergeWrite {
-            return false
-        }
-        guard present >= m.count - (m["v"] == nil ? 0 : 1) else { return false }
-        guard let v = m["v"] else { return o.mergeWrite }
+        guard o.mergeWrite || seen & 0x3 == 0x3 else { return false }
+        guard let v = value else { return o.mergeWrite }
         switch key {
         case "sport":
             switch v {
@@ -3084,6 +3752,25 @@ extension SchemaValidator {
             }
         default:
             return false
+        }
+    }
+
+    /// The position of `key` among the field names of `SettingsEntry`, byte for byte; -1 for another key.
+    static func settingsEntryFieldIndex(_ key: String) -> Int {
+        SchemaValidator.withBytes(of: key) { k in
+            switch k.count {
+            case 1:
+                switch SchemaValidator.firstWord(k) {
+                case 0x64:
+                    return 1
+                case 0x74:
+                    return 0
+                default:
+                    return -1
+                }
+            default:
+                return -1
+            }
         }
     }
 

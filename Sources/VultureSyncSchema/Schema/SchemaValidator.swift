@@ -529,15 +529,51 @@ public struct SchemaValidator: Sendable {
         }
     }
 
+    /// `body` over the UTF-8 bytes of `key` (the generated field-name lookups).
+    @inline(__always)
+    static func withBytes<R>(of key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = key.utf8.withContiguousStorageIfAvailable(body) { return r }
+        return Array(key.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// The first eight bytes of `k`, zero-padded, as a little-endian word.
+    @inline(__always)
+    static func firstWord(_ k: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let p = k.baseAddress else { return 0 }
+        if k.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
+        var word: UInt64 = 0
+        for j in 0..<k.count { word |= UInt64(p[j]) << UInt64(8 * j) }
+        return word
+    }
+
+    /// Whether the bytes of `k` from `offset` on are those of `rest`.
+    @inline(__always)
+    static func bytes(_ k: UnsafeBufferPointer<UInt8>, from offset: Int, are rest: StaticString) -> Bool {
+        let n = rest.utf8CodeUnitCount
+        guard k.count == offset + n, let p = k.baseAddress else { return false }
+        return memcmp(p + offset, rest.utf8Start, n) == 0
+    }
+
     /// Whether `s` has at most `limit` Unicode scalars (a `maxChars` limit): its UTF-8 bytes that do
     /// not continue a scalar, counted only when the bytes alone exceed the limit.
     static func hasAtMostScalars(_ s: String, _ limit: Int) -> Bool {
-        if s.utf8.count <= limit { return true }
-        var s = s
-        return s.withUTF8 { u in
-            var scalars = 0
-            for b in u where b & 0xC0 != 0x80 { scalars += 1 }
-            return scalars <= limit
+        let n = s.utf8.count
+        if n <= limit { return true }
+        return withBytes(of: s) { u in
+            // Continuation bytes (10xxxxxx) eight at a time: bit 7 set, bit 6 clear.
+            guard let p = u.baseAddress else { return true }
+            var continuations = 0
+            var j = 0
+            while n - j >= 8 {
+                let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+                continuations += (w & ~(w << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+                j += 8
+            }
+            while j < n {
+                if p[j] & 0xC0 == 0x80 { continuations += 1 }
+                j += 1
+            }
+            return n - continuations <= limit
         }
     }
 
