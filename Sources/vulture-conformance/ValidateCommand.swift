@@ -215,9 +215,25 @@ enum DocumentFiles {
         guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return [Input(path: path)] }
         var relative: [String] = []
         try walk(path, prefix: "", into: &relative)
-        relative.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        relative.sort(by: bytesPrecede)
         let base = path.hasSuffix("/") ? path : path + "/"
         return relative.map { Input(path: base + $0, documentPath: documentPath(ofRelativePath: $0)) }
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s.
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let n = min(x.count, y.count)
+                if n > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let c = memcmp(p, q, n)
+                    if c != 0 { return c < 0 }
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     /// `users/u.json` → `users/u`, `users/u/flights/x.json` → `users/u/flights/x`, else nil.
@@ -322,8 +338,9 @@ enum DocumentFiles {
         buffer.removeAll(keepingCapacity: true)
         var count = 0
         while true {
-            if buffer.count - count < 4096 {
-                buffer.append(contentsOf: repeatElement(0, count: max(hint + 1 - count, 64 * 1024)))
+            // Room for the whole file and one byte more (to see its end), or 64 KiB at a time.
+            if buffer.count - count < 1 {
+                buffer.append(contentsOf: repeatElement(0, count: hint >= count ? hint + 1 - count : 64 * 1024))
             }
             let n = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
