@@ -15,8 +15,8 @@ import Foundation
 /// so the second reading costs nothing on valid input.
 ///
 /// Members of the maps being read wait on one stack shared by the whole document, so that each map is
-/// built once with its final capacity; keys of 16 bytes or more come from a small cache, so that a key
-/// repeated across a document (or a stream of documents) is one string. No temporary collection is
+/// built once with its final capacity; keys come from a small cache, so that a key repeated across a
+/// document (or a stream of documents) is one string made once. No temporary collection is
 /// made per value.
 struct SinglePassCanonicalReader: ~Copyable {
     /// The reader stopped: the input is not canonical typed JSON, or breaks one of Firestore's rules.
@@ -36,11 +36,15 @@ struct SinglePassCanonicalReader: ~Copyable {
     /// Decoded bytes of a string with escapes.
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity: Int
-    /// Keys of 16 to 64 bytes by a hash of their bytes (small strings need no cache).
+    /// Keys of up to 64 bytes by a hash of their first sixteen bytes and length.
     private let keyCache: UnsafeMutablePointer<CachedKey>
 
+    /// A key read before: its first sixteen bytes as two words (all of a short key), its length, and
+    /// the string made from it.
     struct CachedKey {
-        var hash: UInt64
+        var first: UInt64
+        var second: UInt64
+        var count: Int
         var key: String
     }
 
@@ -718,42 +722,31 @@ struct SinglePassCanonicalReader: ~Copyable {
         return true
     }
 
-    /// A map key: a small string as is, a longer one from the cache when seen before.
+    /// A map key, from the cache when the same bytes were a key before (a key repeats within a
+    /// document and across the documents of a stream): no new string, no UTF-8 check, no allocation.
     @inline(__always)
     private mutating func makeKey(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
         let n = bytes.count
-        guard n >= 16, n <= 64, let p = bytes.baseAddress else { return try makeString(bytes) }
-        let cache = keyCache
-        let h = Self.hash(p, n)
-        let slot = cache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 1))
-        if slot.pointee.hash == h {
+        guard n > 0, n <= 64, let p = bytes.baseAddress else { return try makeString(bytes) }
+        // The first sixteen bytes as two words, zero-padded.
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: p, byteCount: min(16, n)) }
+        var h = (words.0 ^ UInt64(n) &* 0x9E37_79B9_7F4A_7C15) &* 0xFF51_AFD7_ED55_8CCD
+        h ^= (h >> 29) ^ (words.1 &* 0xC4CE_B9FE_1A85_EC53)
+        h ^= h >> 32
+        let slot = keyCache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 1))
+        if slot.pointee.count == n, slot.pointee.first == words.0, slot.pointee.second == words.1 {
+            if n <= 16 { return slot.pointee.key }
             let same =
                 slot.pointee.key.utf8.withContiguousStorageIfAvailable { cached in
                     guard cached.count == n, let c = cached.baseAddress else { return false }
-                    return memcmp(c, p, n) == 0
+                    return memcmp(c + 16, p + 16, n &- 16) == 0
                 } ?? false
             if same { return slot.pointee.key }
         }
         let key = try makeString(bytes)
-        slot.pointee = CachedKey(hash: h, key: key)
+        slot.pointee = CachedKey(first: words.0, second: words.1, count: n, key: key)
         return key
-    }
-
-    /// A hash of 16 to 64 bytes, eight at a time.
-    @inline(__always)
-    private static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        var h = UInt64(n) &* 0x9E37_79B9_7F4A_7C15
-        var k = 0
-        while n &- k >= 8 {
-            h = (h ^ UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 32
-            k &+= 8
-        }
-        if k < n {
-            // The last eight bytes, overlapping what was hashed (n ≥ 16).
-            h = (h ^ UnsafeRawPointer(p + (n &- 8)).loadUnaligned(as: UInt64.self)) &* 0xC4CE_B9FE_1A85_EC53
-        }
-        return h ^ (h >> 29)
     }
 }
 
@@ -828,7 +821,7 @@ public final class CanonicalJSONReader {
         scratch = .allocate(capacity: scratchCapacity)
         keyCache = .allocate(capacity: SinglePassCanonicalReader.keyCacheSize)
         keyCache.initialize(
-            repeating: SinglePassCanonicalReader.CachedKey(hash: 0, key: ""),
+            repeating: SinglePassCanonicalReader.CachedKey(first: 0, second: 0, count: -1, key: ""),
             count: SinglePassCanonicalReader.keyCacheSize)
     }
 
