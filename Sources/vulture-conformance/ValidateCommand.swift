@@ -188,8 +188,6 @@ enum ValidateCommand {
             DispatchQueue.concurrentPerform(iterations: workers, execute: body)
         }
     }
-
-    static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
 /// The files `validate` reads: plain files, and the documents of export-style folders, checked in
@@ -272,10 +270,10 @@ enum DocumentFiles {
         }
     }
 
-    /// Checks `inputs` in waves of a few hundred files on every core, printing each wave's lines in
+    /// Checks `inputs` in waves of a few thousand files on every core, printing each wave's lines in
     /// input order; the number of files that could not be read.
     static func check(_ inputs: [Input], checks: ValidateCommand.Checks, summary: inout RunSummary) -> Int {
-        let wave = 256 * ValidateCommand.coreCount
+        let wave = 4096
         var unreadable = 0
         var start = 0
         while start < inputs.count {
@@ -304,23 +302,26 @@ enum DocumentFiles {
     }
 
     private static func checkInParallel(_ batch: [Input], checks: ValidateCommand.Checks) -> [Outcome] {
-        let results = OutcomeSlots(count: batch.count)
-        let workers = ValidateCommand.coreCount
-        ValidateCommand.onEveryCore { worker in
+        let results = Slots<Outcome>(count: batch.count)
+        let work = WorkQueue(count: batch.count, block: 16)
+        ValidateCommand.onEveryCore { _ in
             let reader = CanonicalJSONReader()
             var buffer: [UInt8] = []
-            for k in stride(from: worker, to: batch.count, by: workers) {
-                let input = batch[k]
-                if let problem = read(input.path, into: &buffer) {
-                    results.set(k, .unreadable(problem))
-                    continue
+            while let block = work.next() {
+                for k in block {
+                    let input = batch[k]
+                    if let problem = read(input.path, into: &buffer) {
+                        results.set(k, .unreadable(problem))
+                        continue
+                    }
+                    let (lines, failed) = ValidateCommand.check(
+                        buffer[...], file: input.path, documentPath: input.documentPath, checks: checks,
+                        reader: reader)
+                    results.set(k, .checked(lines, failed: failed))
                 }
-                let (lines, failed) = ValidateCommand.check(
-                    buffer[...], file: input.path, documentPath: input.documentPath, checks: checks, reader: reader)
-                results.set(k, .checked(lines, failed: failed))
             }
         }
-        return results.outcomes()
+        return results.all().map { $0 ?? .unreadable("not checked") }
     }
 
     /// Reads the whole file at `path` into `buffer` (its storage reused from file to file); at most
@@ -359,24 +360,54 @@ enum DocumentFiles {
     }
 }
 
-/// One slot per file of a wave, each written by exactly one worker, read after all have finished.
-private final class OutcomeSlots: @unchecked Sendable {
-    private var slots: [DocumentFiles.Outcome?]
+/// One slot per file of a wave or line of a chunk, each written by exactly one worker, read after all
+/// have finished.
+private final class Slots<Element: Sendable>: @unchecked Sendable {
+    private var slots: [Element?]
     private let lock = NSLock()
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ k: Int, _ outcome: DocumentFiles.Outcome) {
+    func set(_ k: Int, _ element: Element) {
         lock.lock()
-        slots[k] = outcome
+        slots[k] = element
         lock.unlock()
     }
 
-    func outcomes() -> [DocumentFiles.Outcome] {
+    func all() -> [Element?] {
         lock.lock()
         defer { lock.unlock() }
-        return slots.map { $0 ?? .unreadable("not checked") }
+        return slots
     }
+}
+
+/// Blocks of indices handed out to whichever worker asks next, so that a worker slowed by other work
+/// on the machine holds up no other.
+private final class WorkQueue: @unchecked Sendable {
+    private var nextIndex = 0
+    private let count: Int
+    private let block: Int
+    private let lock = NSLock()
+
+    init(count: Int, block: Int) {
+        self.count = count
+        self.block = block
+    }
+
+    func next() -> Range<Int>? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextIndex < count else { return nil }
+        let start = nextIndex
+        nextIndex = min(count, start + block)
+        return start..<nextIndex
+    }
+}
+
+/// A checked line's messages and whether any is an error.
+private struct LineOutcome: Sendable {
+    var text: [String]
+    var failed: Bool
 }
 
 /// `validate --jsonl`: a stream read in chunks of 4 MiB, each chunk's complete lines checked on every
@@ -461,24 +492,19 @@ enum DocumentStream {
             }
         }
         let lines = found
-        let results = LineSlots(count: lines.count)
-        let workers = ValidateCommand.coreCount
-        let parts = (lines.count + workers - 1) / max(workers, 1)
-        ValidateCommand.onEveryCore { worker in
+        let results = Slots<LineOutcome>(count: lines.count)
+        let work = WorkQueue(count: lines.count, block: 64)
+        ValidateCommand.onEveryCore { _ in
             let reader = CanonicalJSONReader()
-            let from = worker * parts
-            let to = min(from + parts, lines.count)
-            guard from < to else { return }
-            for k in from..<to {
-                let range = lines[k]
-                // An empty line (the end of the stream, a blank line) holds no document.
-                if range.isEmpty {
-                    results.set(k, nil)
-                    continue
+            while let block = work.next() {
+                for k in block {
+                    let range = lines[k]
+                    // An empty line (the end of the stream, a blank line) holds no document.
+                    if range.isEmpty { continue }
+                    let r = ValidateCommand.check(
+                        region[range], file: file, line: firstLine + k, checks: checks, reader: reader)
+                    results.set(k, LineOutcome(text: r.text, failed: r.failed))
                 }
-                let r = ValidateCommand.check(
-                    region[range], file: file, line: firstLine + k, checks: checks, reader: reader)
-                results.set(k, r)
             }
         }
         var text = ""
@@ -489,25 +515,5 @@ enum DocumentStream {
         }
         print(text, terminator: "")
         return firstLine + lines.count
-    }
-}
-
-/// The outcome of each line of a chunk, each written by exactly one worker.
-private final class LineSlots: @unchecked Sendable {
-    private var slots: [(text: [String], failed: Bool)?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ k: Int, _ outcome: (text: [String], failed: Bool)?) {
-        lock.lock()
-        slots[k] = outcome
-        lock.unlock()
-    }
-
-    func all() -> [(text: [String], failed: Bool)?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
     }
 }
