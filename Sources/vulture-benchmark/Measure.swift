@@ -224,7 +224,9 @@ enum Report {
     static func line(_ label: String, _ value: String, ratio: Double? = nil, goal: Double? = nil) -> String {
         var s = "  " + label.padding(toLength: max(58, label.count), withPad: " ", startingAt: 0) + "  " + value
         if let ratio {
-            s += String(format: "   ratio %.2f×", ratio)
+            // Three decimals where two would round across the goal.
+            let close = goal.map { abs(ratio - $0) < 0.01 } ?? false
+            s += String(format: close ? "   ratio %.3f×" : "   ratio %.2f×", ratio)
             if let goal { s += String(format: " (goal ≥ %.2g×: %@)", goal, ratio >= goal ? "met" : "NOT MET") }
         }
         return s
