@@ -101,6 +101,42 @@ import Testing
         }
     }
 
+    /// Firestore's depth rule as the emulator enforces it (FirestoreLimits.maximumDepth): a map at
+    /// depth 21 is refused, even empty or written as `$map`; a scalar, a wrapper or an empty array
+    /// there is accepted, by the single pass itself; nothing is at depth 22.
+    @Test func depthRuleAtTheEdge() {
+        /// `inner` as the value at `depth` (a document's top-level field is at depth 1).
+        func nested(_ inner: String, at depth: Int) -> [UInt8] {
+            Array((String(repeating: #"{"a":"#, count: depth) + inner + String(repeating: "}", count: depth)).utf8)
+        }
+        let accepted = [
+            "1", #""s""#, "null", "[]", #"{"$timestamp":"2026-01-02T03:04:05Z"}"#,
+            #"{"$geoPoint":{"latitude":1.5,"longitude":2}}"#, #"{"$double":"NaN"}"#,
+        ]
+        let refused = ["{}", #"{"b":1}"#, #"{"$map":{}}"#, #"{"$map":{"$b":1}}"#, "[1]", "[{}]"]
+        for inner in accepted + refused {
+            // An array at depth 20 holds its elements at depth 21, where a map is refused.
+            let at20 = Self.agree(nested(inner, at: 20), "\(inner) at depth 20")
+            #expect(at20 == (inner != "[{}]"), "\(inner) at depth 20")
+            let at21 = nested(inner, at: 21)
+            let isAccepted = Self.agree(at21, "\(inner) at depth 21")
+            #expect(isAccepted == accepted.contains(inner), "\(inner) at depth 21")
+            if isAccepted {
+                #expect(Self.singlePass(at21, form: nil) != nil, "the single pass reads \(inner) at depth 21 itself")
+            }
+            #expect(!Self.agree(nested(inner, at: 22), "\(inner) at depth 22"), "\(inner) at depth 22")
+        }
+        // The refusal names value.depth, as the two-phase reading does.
+        do {
+            _ = try CanonicalJSON.decode(nested(#"{"b":1}"#, at: 21), file: "deep.json")
+            Issue.record("a map at depth 21 was accepted")
+        } catch let error as SchemaInputError {
+            #expect(error.rule == .depth && error.pointer == String(repeating: "/a", count: 21), "\(error)")
+        } catch {
+            Issue.record("untyped error \(error)")
+        }
+    }
+
     @Test func edgeValuesReadTheSame() {
         for edge in edgeValues {
             #expect(Self.agree(Array(edge.canonical.utf8), edge.label))

@@ -116,7 +116,8 @@ struct SinglePassCanonicalReader: ~Copyable {
     }
 
     private mutating func value(depth: Int, inArray: Bool) throws(Rejected) -> FirestoreValue {
-        guard depth <= FirestoreLimits.maximumDepth, i < end else { throw Rejected() }
+        // A scalar or an empty array may sit one level below the deepest map (FirestoreLimits.maximumDepth).
+        guard depth <= FirestoreLimits.maximumDepth &+ 1, i < end else { throw Rejected() }
         switch base[i] {
         case 0x22:
             let s = try string()
@@ -185,6 +186,7 @@ struct SinglePassCanonicalReader: ~Copyable {
         guard i < end else { throw Rejected() }
         if base[i] == 0x7D {
             i &+= 1
+            guard !FirestoreLimits.isTooDeep(depth: depth, isMap: true) else { throw Rejected() }
             return .map([:])
         }
         guard base[i] == 0x22 else { throw Rejected() }
@@ -200,6 +202,8 @@ struct SinglePassCanonicalReader: ~Copyable {
     private mutating func members(firstKey: UnsafeBufferPointer<UInt8>, depth: Int, dollarKeys: Bool)
         throws(Rejected) -> [String: FirestoreValue]
     {
+        // A map is refused at depth 21 (FirestoreLimits.maximumDepth), where a scalar is not.
+        guard !FirestoreLimits.isTooDeep(depth: depth, isMap: true) else { throw Rejected() }
         let start = memberCount
         var key = firstKey
         while true {
@@ -320,6 +324,7 @@ struct SinglePassCanonicalReader: ~Copyable {
             guard i < end else { throw Rejected() }
             if base[i] == 0x7D {
                 i &+= 1
+                guard !FirestoreLimits.isTooDeep(depth: depth, isMap: true) else { throw Rejected() }
                 v = .map([:])
             } else {
                 guard base[i] == 0x22 else { throw Rejected() }
