@@ -28,7 +28,7 @@ enum JSONBenchmark {
         let file = dir.appendingPathComponent("flights.json").path
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         print(
-            "  the file: \(Report.mib(bytes.count)), an array of \(flights.count.formatted()) flights, canonical "
+            "  the file: \(Report.mib(bytes.count)), an array of \(Report.count(flights.count)) flights, canonical "
                 + "layout (sorted keys, two-space indent)")
         let mb = Double(bytes.count) / 1e6
         let havePeers = PythonPeers.python != nil

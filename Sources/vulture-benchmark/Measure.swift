@@ -216,6 +216,18 @@ func peakResidentBytes() -> Int {
 enum Report {
     static func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
 
+    /// A count with thousands separators (`100,000`), as `Int.formatted()` writes it in English, on
+    /// every OS version the package supports (`formatted()` needs macOS 12).
+    static func count(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (k, c) in digits.enumerated() {
+            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
     static func rate(_ value: Double, _ unit: String) -> String {
         // Counts per second (documents, writes) as whole numbers; bytes per second with a decimal.
         unit == "MB/s" ? String(format: "%8.1f %@", value, unit) : String(format: "%10.0f %@", value, unit)

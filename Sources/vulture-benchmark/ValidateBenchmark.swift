@@ -35,7 +35,7 @@ enum ValidateBenchmark {
                 name: "tasks with \(maxTurnpoints) turnpoints", collection: "tasks", documentType: "TaskDocument",
                 documents: (0..<2_000).map { BenchmarkDocuments.task($0, base: taskBase, count: maxTurnpoints) }),
             Corpus(
-                name: "flights with \(maxChars.formatted()) accented characters in comments", collection: "flights",
+                name: "flights with \(Report.count(maxChars)) accented characters in comments", collection: "flights",
                 documentType: "FlightDocument",
                 documents: (0..<10_000).map {
                     BenchmarkDocuments.accentedFlight($0, base: flightBase, count: maxChars)
@@ -80,8 +80,8 @@ enum ValidateBenchmark {
             .path
         print("")
         print(
-            "validate \(corpus.name): \(n.formatted()) documents, \(Report.mib(jsonl.count)) of JSON Lines "
-                + "(\(jsonl.count / n) bytes each), \(Report.mib(fileBytes)) as \(n.formatted()) canonical files")
+            "validate \(corpus.name): \(Report.count(n)) documents, \(Report.mib(jsonl.count)) of JSON Lines "
+                + "(\(jsonl.count / n) bytes each), \(Report.mib(fileBytes)) as \(Report.count(n)) canonical files")
 
         // In process, one core: the lines are in memory on both sides; per line, parse (and validate).
         let validator = SchemaValidator(schema: .vulture)
@@ -188,7 +188,7 @@ enum ValidateBenchmark {
         }
         let cliTimes = try Rounds.medians(rounds, sides)
         print(
-            "  whole processes over \(n.formatted()) files (start, list the folder, read, parse, validate, exit); "
+            "  whole processes over \(Report.count(n)) files (start, list the folder, read, parse, validate, exit); "
                 + "ours on every core (\(ValidateBenchmark.cores)), the Python peer on one")
         print(
             Report.line(
@@ -252,7 +252,7 @@ enum ValidateBenchmark {
         }
         print("")
         print(
-            "validate --jsonl: a \(Report.mib(streamBytes)) stream of \(documents.formatted()) flights on standard "
+            "validate --jsonl: a \(Report.mib(streamBytes)) stream of \(Report.count(documents)) flights on standard "
                 + "input (a pipe), whole processes; peak memory (ru_maxrss) measured from a small parent")
         let ours = try ChildProcess.runMeasured(
             [cli, "validate", "--jsonl", "--collection", "flights", "-"], feed: feed)

@@ -85,7 +85,7 @@ enum WritesBenchmark {
                     return try seconds { try apply(memoryCommits, to: InMemoryFirestore(clock: { clock.now() })) }
                 })
             let ours = Double(count) / memory
-            print("  \(label): \(count) writes")
+            print("  \(label): \(Report.count(count)) writes")
             print(Report.line("ours: InMemoryFirestore", Report.rate(ours, "writes/s")))
             if let emulator {
                 // The emulator side once (it keeps what it was sent: a run writes under a parent of its own).

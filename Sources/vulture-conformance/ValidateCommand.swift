@@ -457,7 +457,7 @@ enum DocumentStream {
             let end = ended ? buffer.count : (buffer.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
             if end == 0 && buffer.count > FileContents.maximumToolInputBytes {
                 print(
-                    "\(name):\(firstLine): /: json.syntax: a line longer than "
+                    "\(name):\(firstLine): /: \(InputRule.jsonSyntax.rawValue): a line longer than "
                         + "\(FileContents.maximumToolInputBytes) bytes is not read")
                 summary.failed += 1
                 firstLine += 1
