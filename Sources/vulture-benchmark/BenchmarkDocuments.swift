@@ -3,7 +3,7 @@ import VultureSyncSchema
 
 /// The generated documents every benchmark reads: valid stored-form flights varied per document (from
 /// the valid fixture), flights whose comments are 10,000 accented characters (the field's `maxChars`),
-/// and tasks with 100 turnpoints (the `maxItems` of `turnpoints`, from the golden task).
+/// and tasks with 100 turnpoints (the `maxItems` of `turnpoints`, from the Android golden task).
 enum BenchmarkDocuments {
     static func fixture(_ relative: String) throws -> [String: FirestoreValue] {
         let url = packageRoot.appendingPathComponent(relative)
@@ -18,8 +18,8 @@ enum BenchmarkDocuments {
     }
 
     static func taskBase() throws -> [String: FirestoreValue] {
-        guard case .map(let stored)? = try fixture("Goldens/schema/task.json")["stored"] else {
-            throw BenchmarkError.setup("Goldens/schema/task.json has no stored form")
+        guard case .map(let stored)? = try fixture("Goldens/schema/task.android.json")["stored"] else {
+            throw BenchmarkError.setup("Goldens/schema/task.android.json has no stored form")
         }
         return stored
     }
