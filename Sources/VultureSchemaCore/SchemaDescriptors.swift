@@ -348,6 +348,9 @@ public struct SyncSchema: Sendable {
     public let settingsKeys: [SchemaSettingsKey]
     /// The unit tables (`Spec/units.tsv`).
     public let unitTables: [SchemaUnitTable]
+    /// Whether these are the tables generated from `Spec/` (``SyncSchema/vulture``), which the
+    /// generated straight-line checks of `VultureSyncSchema` were written from.
+    package private(set) var isGeneratedFromSpec = false
     private let fieldsByOwner: [String: [SchemaField]]
     private let documentFieldsByType: [String: [SchemaField]]
     private let enumsByName: [String: SchemaEnum]
@@ -373,6 +376,13 @@ public struct SyncSchema: Sendable {
                 )
             }, uniquingKeysWith: { a, _ in a })
         self.enumsByName = Dictionary(enums.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// These tables marked as the ones generated from `Spec/`; only the generated ``SyncSchema/vulture`` calls it.
+    package func markedAsGeneratedFromSpec() -> SyncSchema {
+        var schema = self
+        schema.isGeneratedFromSpec = true
+        return schema
     }
 
     /// The owner name of the common fields.

@@ -1,11 +1,14 @@
 import Foundation
 import VultureSyncSchema
 
-/// `vulture-benchmark ids`: flight id, gzip and gunzip of a generated 64 MiB IGC-like file against
-/// `openssl dgst -sha256`, `gzip -6` and `gzip -dc` measured in the same run, plus the peak memory
-/// of our streaming paths (schema §2 Storage objects, §4). Prints; never fails.
+/// `vulture-benchmark ids`: flight id (SHA-256), gzip and gunzip of a generated 64 MiB IGC-like file,
+/// whole process against whole process (`vulture-conformance id flight` beside `openssl dgst -sha256`,
+/// this executable's child mode beside `gzip -6` and `gzip -dc`), in-memory SHA-256 against
+/// `openssl speed -evp sha256` (the same libcrypto's limit), and the peak memory of the streaming paths
+/// (schema §2 Storage objects, §4). Prints; never fails on a slow result.
 enum IdsBenchmark {
     static let fileBytes = 64 * 1024 * 1024
+    static let rounds = 5
 
     static func run() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-bench-\(getpid())")
@@ -16,47 +19,85 @@ enum IdsBenchmark {
         let theirs = dir.appendingPathComponent("theirs.igc.gz").path
         let back = dir.appendingPathComponent("back.igc").path
         try writeIGCLike(to: igc, bytes: fileBytes)
-        print("ids benchmark: \(fileBytes) bytes IGC-like input, best of 3 runs")
+        print("ids: a generated \(Report.mib(fileBytes)) IGC-like file; medians of \(rounds) rounds")
+        print(machineLine())
+        let me = ChildProcess.ownExecutable
+        let mb = Double(fileBytes) / 1e6
 
-        // Flight id vs openssl dgst -sha256.
+        // In memory: our SHA-256 of the bytes beside openssl's own measurement of the same library.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: igc)))
         var id = ""
-        let tOurs = best { id = try DocumentIds.flightId(igcFileAt: igc) }
-        if let openssl = which("openssl") {
-            var out = ""
-            let tRef = best { out = try runTool(openssl, ["dgst", "-sha256", "-r", igc], stdoutTo: nil) }
-            let same = out.hasPrefix(id)
-            report(
-                "flight id (SHA-256)", ours: tOurs, reference: tRef, refName: "openssl dgst -sha256", target: 0.9,
-                extra: same ? "digest matches" : "DIGEST DIFFERS")
-        } else {
-            print(String(format: "  flight id: %.3f s (%.0f MB/s); openssl not on PATH", tOurs, mbps(tOurs)))
+        let inMemory = median((0..<rounds).map { _ in cpuSeconds { id = DocumentIds.flightId(igcBytes: bytes) } })
+        if let openssl = ChildProcess.which("openssl"), let limit = opensslSpeed(openssl) {
+            print("  SHA-256 in memory (no file, no process start; CPU time, as openssl speed counts it)")
+            print(Report.line("ours: DocumentIds.flightId(igcBytes:)", Report.rate(mb / inMemory, "MB/s")))
+            print(
+                Report.line(
+                    "openssl speed -evp sha256 -bytes 65536 (the limit)", Report.rate(limit / 1e6, "MB/s"),
+                    ratio: mb / inMemory / (limit / 1e6)))
         }
 
-        // gzip vs gzip -6.
-        let tGzip = best { try Gzip.compressFile(at: igc, to: ours, level: 6) }
-        let oursSize = fileSize(ours)
-        if let gzip = which("gzip") {
-            let tRef = best { _ = try runTool(gzip, ["-6", "-n", "-c", igc], stdoutTo: theirs) }
+        // Whole processes: the flight id of the file.
+        if let cli = ChildProcess.sibling("vulture-conformance"), let openssl = ChildProcess.which("openssl") {
+            var same = true
+            let t = try Rounds.medians(
+                rounds,
+                [
+                    {
+                        let r = try ChildProcess.runChecked([cli, "id", "flight", igc])
+                        same = same && r.stdout.hasPrefix(id)
+                        return r.seconds
+                    },
+                    {
+                        let r = try ChildProcess.runChecked([openssl, "dgst", "-sha256", "-r", igc])
+                        same = same && r.stdout.hasPrefix(id)
+                        return r.seconds
+                    },
+                ])
+            print("  flight id of the file, whole processes (start, read, hash, print, exit)")
+            print(Report.line("ours: vulture-conformance id flight FILE", Report.rate(mb / t[0], "MB/s")))
+            print(
+                Report.line(
+                    "openssl dgst -sha256 FILE, \(same ? "same digest" : "DIGEST DIFFERS")",
+                    Report.rate(mb / t[1], "MB/s"),
+                    ratio: t[1] / t[0], goal: 0.9))
+        }
+
+        // Whole processes: gzip -6 and gunzip, file to file.
+        if let gzip = ChildProcess.which("gzip") {
+            let tz = try Rounds.medians(
+                rounds,
+                [
+                    { try ChildProcess.runChecked([me, "ids-child", "gzip", igc, ours]).seconds },
+                    { try ChildProcess.runChecked([gzip, "-6", "-n", "-c", igc], stdoutPath: theirs).seconds },
+                ])
+            let oursSize = fileSize(ours)
             let theirsSize = fileSize(theirs)
-            let sizeRatio = Double(oursSize) / Double(theirsSize)
-            report(
-                "gzip -6", ours: tGzip, reference: tRef, refName: "gzip -6", target: 1.0,
-                extra: String(
-                    format: "size %d vs %d bytes (%.2f%%, target within 1%%)", oursSize, theirsSize,
-                    (sizeRatio - 1) * 100))
-            let tGunzip = best { try Gzip.decompressFile(at: ours, to: back) }
-            let tRefDc = best { _ = try runTool(gzip, ["-dc", ours], stdoutTo: back) }
-            report("gunzip", ours: tGunzip, reference: tRefDc, refName: "gzip -dc", target: 1.0, extra: "")
-        } else {
-            print(String(format: "  gzip: %.3f s, %d bytes; gzip not on PATH", tGzip, oursSize))
+            print("  gzip -6 and gunzip, file to file, whole processes")
+            print(
+                Report.line(
+                    "ours: Gzip.compressFile (level 6)", Report.rate(mb / tz[0], "MB/s") + "   \(oursSize) bytes"))
+            print(
+                Report.line(
+                    "gzip -6 -n -c",
+                    Report.rate(mb / tz[1], "MB/s") + "   \(theirsSize) bytes"
+                        + String(format: " (ours %+.2f%%)", (Double(oursSize) / Double(theirsSize) - 1) * 100),
+                    ratio: tz[1] / tz[0], goal: 1.0))
+            let tu = try Rounds.medians(
+                rounds,
+                [
+                    { try ChildProcess.runChecked([me, "ids-child", "gunzip", ours, back]).seconds },
+                    { try ChildProcess.runChecked([gzip, "-dc", ours], stdoutPath: back).seconds },
+                ])
+            print(Report.line("ours: Gzip.decompressFile", Report.rate(mb / tu[0], "MB/s")))
+            print(Report.line("gzip -dc", Report.rate(mb / tu[1], "MB/s"), ratio: tu[1] / tu[0], goal: 1.0))
         }
 
         // Peak memory of the streaming paths, each in a fresh child process.
-        let baseline = childPeak(["none"])
+        let baseline = try ChildProcess.runMeasured([me, "ids-child", "none"]).peakBytes
         print(
-            String(
-                format: "  peak memory (VmHWM, child process; baseline %.1f MiB), target ≤ 32 MiB over baseline:",
-                mib(baseline)))
+            "  peak memory of the streaming paths (each in a child process of its own; baseline \(Report.mib(baseline)))"
+        )
         let cases: [(String, [String])] = [
             ("flight id of file", ["flight-id", igc]),
             ("gzip file → file", ["gzip", igc, dir.appendingPathComponent("m.gz").path]),
@@ -64,14 +105,28 @@ enum IdsBenchmark {
             ("verify download file", ["verify", ours, dir.appendingPathComponent("v.igc").path, id]),
         ]
         for (name, args) in cases {
-            let peak = childPeak(args)
+            let peak = try ChildProcess.runMeasured([me, "ids-child"] + args).peakBytes
             let delta = peak - baseline
             print(
-                String(
-                    format: "    %@: %.1f MiB over baseline (peak %.1f MiB)  %@", name as NSString, mib(delta),
-                    mib(peak),
-                    (delta <= 32 * 1024 * 1024 ? "ok" : "OVER TARGET") as NSString))
+                Report.line(
+                    name,
+                    "\(Report.mib(delta)) over baseline (goal ≤ 32 MiB: \(delta <= 32 << 20 ? "met" : "NOT MET"))"))
         }
+    }
+
+    /// `openssl speed -evp sha256 -bytes 65536 -seconds 2`: bytes per second, or nil.
+    static func opensslSpeed(_ openssl: String) -> Double? {
+        guard let r = try? ChildProcess.run([openssl, "speed", "-evp", "sha256", "-bytes", "65536", "-seconds", "2"]),
+            r.status == 0
+        else { return nil }
+        // The last table line: `sha256   1234567.89k` (thousands of bytes per second).
+        for line in r.stdout.split(separator: "\n").reversed() where line.lowercased().hasPrefix("sha256") {
+            guard let last = line.split(separator: " ").last, last.hasSuffix("k"),
+                let k = Double(last.dropLast())
+            else { continue }
+            return k * 1000
+        }
+        return nil
     }
 
     /// Child mode: run one streaming operation and print VmHWM in bytes.
@@ -79,10 +134,10 @@ enum IdsBenchmark {
         do {
             switch args.first {
             case "none": break
-            case "flight-id": _ = try DocumentIds.flightId(igcFileAt: args[1])
-            case "gzip": try Gzip.compressFile(at: args[1], to: args[2])
-            case "gunzip": try Gzip.decompressFile(at: args[1], to: args[2])
-            case "verify": try IGCDownload.verifyFile(at: args[1], to: args[2], flightId: args[3])
+            case "flight-id" where args.count == 2: _ = try DocumentIds.flightId(igcFileAt: args[1])
+            case "gzip" where args.count == 3: try Gzip.compressFile(at: args[1], to: args[2])
+            case "gunzip" where args.count == 3: try Gzip.decompressFile(at: args[1], to: args[2])
+            case "verify" where args.count == 4: try IGCDownload.verifyFile(at: args[1], to: args[2], flightId: args[3])
             default: return 2
             }
         } catch {
@@ -92,8 +147,6 @@ enum IdsBenchmark {
         print(peakResidentBytes())
         return 0
     }
-
-    // MARK: Helpers
 
     static func writeIGCLike(to path: String, bytes: Int) throws {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -132,87 +185,7 @@ enum IdsBenchmark {
         }
     }
 
-    static func best(_ body: () throws -> Void) -> Double {
-        var bestTime = Double.infinity
-        for _ in 0..<3 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            do { try body() } catch {
-                print("  error: \(error)")
-                return .nan
-            }
-            bestTime = min(bestTime, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        return bestTime
-    }
-
-    static func report(_ name: String, ours: Double, reference: Double, refName: String, target: Double, extra: String)
-    {
-        let ratio = reference / ours
-        print(
-            String(
-                format: "  %-20@ ours %.3f s (%.0f MB/s)  %@ %.3f s  ratio %.2f× (target ≥ %.1f×: %@)  %@",
-                name as NSString, ours, mbps(ours), refName as NSString, reference, ratio, target,
-                (ratio >= target ? "ok" : "below") as NSString, extra as NSString))
-    }
-
-    static func mbps(_ seconds: Double) -> Double { Double(fileBytes) / seconds / 1e6 }
-    static func mib(_ bytes: Int) -> Double { Double(bytes) / Double(1 << 20) }
-
     static func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
-    }
-
-    static func which(_ tool: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(dir)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
-    }
-
-    /// Runs a tool; its stdout goes to `stdoutTo` (a file) or is returned.
-    static func runTool(_ exe: String, _ args: [String], stdoutTo: String?) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        var pipe: Pipe?
-        if let stdoutTo {
-            _ = FileManager.default.createFile(atPath: stdoutTo, contents: nil)
-            p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutTo))
-        } else {
-            pipe = Pipe()
-            p.standardOutput = pipe
-        }
-        try p.run()
-        let out = pipe.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } ?? ""
-        p.waitUntilExit()
-        return out
-    }
-
-    /// VmHWM (peak resident set) of this process in bytes, from /proc/self/status.
-    static func peakResidentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? -1
-            return kb * 1024
-        }
-        return -1
-    }
-
-    static func childPeak(_ args: [String]) -> Int {
-        // This executable, wherever it was started from.
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        do {
-            let out = try runTool(exe, ["ids-child"] + args, stdoutTo: nil)
-            guard let value = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                print("  child \(args[0]) printed: \(out)")
-                return -1
-            }
-            return value
-        } catch {
-            print("  child \(args[0]) failed: \(error)")
-            return -1
-        }
     }
 }

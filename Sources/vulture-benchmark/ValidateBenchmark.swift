@@ -1,321 +1,284 @@
 import Foundation
 import VultureSyncSchema
 
-/// `vulture-benchmark validate`: documents per second of parse + schema validation (the per-file work
-/// of `vulture-conformance validate --collection flights`, without its printing) on 100,000 generated valid stored-form flights, beside Python
-/// jsonschema 4.23.0 (PyPI) validating the same JSON Lines against
-/// `Goldens/jsonschema/flights.stored.schema.json` in the same run. Errors out when either side
-/// rejects a document; prints a `skipped:` line for the Python side when Python or pip is missing.
+/// `vulture-benchmark validate`: parse + schema validation of generated stored-form documents beside
+/// the strongest Python peers on the same bytes — orjson + jsonschema-rs, and orjson + fastjsonschema —
+/// validating against the generated JSON Schemas (`Goldens/jsonschema/<collection>.stored.schema.json`).
+///
+/// Three corpora: 100,000 flights; tasks with 100 turnpoints (the `turnpoints` maxItems); flights whose
+/// comments are 10,000 accented characters (the `comments` maxChars). For each, in-process per document
+/// (one core, the text in memory, one JSON Lines line per document) and whole processes over a folder of
+/// one file per document (`vulture-conformance validate` beside a Python CLI doing the same work). Then
+/// `validate --jsonl` over a 1 GB stream on standard input: throughput and peak memory. Every side must
+/// accept every document, or the benchmark stops.
 enum ValidateBenchmark {
-    /// Documents generated and validated per pass.
-    static let documentCount = 100_000
-    /// Passes per measurement on our side (the best is reported).
-    static let ourRepetitions = 3
-    /// Passes per measurement on the Python side (slower; one pass of 100,000 is already long).
-    static let pythonRepetitions = 1
-    /// The pinned reference, installed from PyPI under `.build/ci-python` as CI does.
-    static let jsonschemaPin = "4.23.0"
+    static let rounds = 3
 
-    /// The package root: three levels above this file (`Sources/vulture-benchmark/…`).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    struct Corpus {
+        var name: String
+        var collection: String
+        var documentType: String
+        var documents: [FirestoreValue]
+    }
+
+    static func corpora() throws -> [Corpus] {
+        let flightBase = try BenchmarkDocuments.flightBase()
+        let taskBase = try BenchmarkDocuments.taskBase()
+        let schema = SyncSchema.vulture
+        let maxTurnpoints = schema.fields(of: "TaskDocument").first { $0.name == "turnpoints" }?.limits.maxItems ?? 100
+        let maxChars = schema.fields(of: "FlightDocument").first { $0.name == "comments" }?.limits.maxChars ?? 10_000
+        return [
+            Corpus(
+                name: "flights", collection: "flights", documentType: "FlightDocument",
+                documents: (0..<100_000).map { BenchmarkDocuments.flight($0, base: flightBase) }),
+            Corpus(
+                name: "tasks with \(maxTurnpoints) turnpoints", collection: "tasks", documentType: "TaskDocument",
+                documents: (0..<2_000).map { BenchmarkDocuments.task($0, base: taskBase, count: maxTurnpoints) }),
+            Corpus(
+                name: "flights with \(Report.count(maxChars)) accented characters in comments", collection: "flights",
+                documentType: "FlightDocument",
+                documents: (0..<10_000).map {
+                    BenchmarkDocuments.accentedFlight($0, base: flightBase, count: maxChars)
+                }),
+        ]
+    }
 
     static func run() throws {
-        let fixture = packageRoot.appendingPathComponent("Goldens/jsonschema/fixtures/valid/flights.stored.json")
-        let schema = packageRoot.appendingPathComponent("Goldens/jsonschema/flights.stored.schema.json")
-        guard
-            case .map(let base) = try CanonicalJSON.decode(Data(contentsOf: fixture), file: fixture.path, form: .stored)
-        else { throw ValidateBenchmarkError.setup("\(fixture.path) is not a map of fields") }
-
+        print("validate: parse + schema validation of generated stored-form documents")
+        print(machineLine())
+        if PythonPeers.python != nil { print("peers: " + (try PythonPeers.versions())) }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-bench-validate-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let jsonl = dir.appendingPathComponent("flights.stored.jsonl")
-        var text: [UInt8] = []
-        text.reserveCapacity(documentCount * 2_000)
-        for i in 0..<documentCount {
-            text.append(contentsOf: CanonicalJSON.compactString(flight(i, base: base)).utf8)
-            text.append(0x0A)
+        var flightLines: [UInt8] = []
+        for corpus in try corpora() {
+            let lines = try runCorpus(corpus, in: dir)
+            if corpus.name == "flights" { flightLines = lines }
         }
-        try Data(text).write(to: jsonl)
-        print(
-            "validate: \(documentCount) generated stored-form flights (from the valid fixture), "
-                + String(format: "%.1f MB of canonical JSON Lines; ", Double(text.count) / 1e6)
-                + "ours best of \(ourRepetitions), Python best of \(pythonRepetitions)")
+        try runStream(flightLines)
+    }
 
+    /// One corpus in process and on the command line; returns its JSON Lines.
+    static func runCorpus(_ corpus: Corpus, in dir: URL) throws -> [UInt8] {
+        let n = corpus.documents.count
+        var jsonl: [UInt8] = []
+        for d in corpus.documents {
+            jsonl += CanonicalJSON.compactString(d).utf8
+            jsonl.append(0x0A)
+        }
+        let jsonlPath = dir.appendingPathComponent("\(corpus.collection).jsonl").path
+        try Data(jsonl).write(to: URL(fileURLWithPath: jsonlPath))
+        let folder = dir.appendingPathComponent("files-\(corpus.collection)-\(n)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var fileBytes = 0
+        for (k, d) in corpus.documents.enumerated() {
+            let bytes = CanonicalJSON.encode(d)
+            fileBytes += bytes.count
+            try Data(bytes).write(to: folder.appendingPathComponent(String(format: "%06d.json", k)))
+        }
+        let schema = packageRoot.appendingPathComponent("Goldens/jsonschema/\(corpus.collection).stored.schema.json")
+            .path
+        print("")
+        print(
+            "validate \(corpus.name): \(Report.count(n)) documents, \(Report.mib(jsonl.count)) of JSON Lines "
+                + "(\(jsonl.count / n) bytes each), \(Report.mib(fileBytes)) as \(Report.count(n)) canonical files")
+
+        // In process, one core: the lines are in memory on both sides; per line, parse (and validate).
         let validator = SchemaValidator(schema: .vulture)
-        var parsed = 0
-        let ourParse = try bestTime(repetitions: ourRepetitions) {
-            parsed = try pass(jsonl, validator: nil)
-        }
-        var validated = 0
-        let ourValidate = try bestTime(repetitions: ourRepetitions) {
-            validated = try pass(jsonl, validator: validator)
-        }
-        guard parsed == documentCount, validated == documentCount else {
-            throw ValidateBenchmarkError.setup("read \(parsed)/\(validated) documents, wrote \(documentCount)")
-        }
-
-        guard let python = try runPython(schema: schema, jsonl: jsonl) else {
-            reportRate("parse only", documents: documentCount, ours: ourParse, reference: nil)
-            reportRate("parse + validate", documents: documentCount, ours: ourValidate, reference: nil)
-            return
-        }
-        guard python.documents == documentCount, python.parsed == documentCount, python.valid == documentCount else {
-            throw ValidateBenchmarkError.rejected(
-                "Python jsonschema: \(python.valid) of \(python.documents) valid (\(python.parsed) parsed), "
-                    + "wrote \(documentCount): \(python.errors.joined(separator: "; "))")
-        }
-        print(
-            "  both sides: \(documentCount) of \(documentCount) valid; Python \(python.python), "
-                + "jsonschema \(python.jsonschema) Draft202012Validator")
-        reportRate(
-            "parse only", documents: documentCount, ours: ourParse, reference: python.parseSeconds,
-            referenceName: "json.loads")
-        reportRate(
-            "parse + validate", documents: documentCount, ours: ourValidate, reference: python.validateSeconds,
-            referenceName: "jsonschema")
-    }
-
-    /// One pass over the JSON Lines file: read it, decode every line (stored form) and, when a
-    /// validator is given, validate it as a `FlightDocument`; the number of documents.
-    /// - Throws: the reader's `SchemaInputError`, or `.rejected` at the first violation.
-    static func pass(_ file: URL, validator: SchemaValidator?) throws -> Int {
-        let bytes = [UInt8](try Data(contentsOf: file))
-        let options = ValidationOptions(form: .stored)
-        var count = 0
+        let reader = CanonicalJSONReader()
+        var ranges: [Range<Int>] = []
         var start = 0
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            let value = try CanonicalJSON.decode(Array(bytes[start..<end]), file: file.path, form: .stored)
-            count += 1
-            if let validator {
-                guard case .map(let fields) = value else {
-                    throw ValidateBenchmarkError.rejected("line \(count): not a map of fields")
-                }
-                let violations = validator.validate(fields, documentType: "FlightDocument", options: options)
-                if !violations.isEmpty {
-                    throw ValidateBenchmarkError.rejected(
-                        "line \(count): " + violations.map(\.description).joined(separator: "; "))
+        for (k, b) in jsonl.enumerated() where b == 0x0A {
+            ranges.append(start..<k)
+            start = k + 1
+        }
+        func ours(validate: Bool) throws -> Double {
+            var valid = 0
+            let t = try cpuSeconds {
+                for r in ranges {
+                    let value = try reader.decode(jsonl[r], form: .stored)
+                    guard validate else { continue }
+                    guard case .map(let fields) = value else { continue }
+                    if validator.validate(fields, documentType: corpus.documentType, options: ValidationOptions())
+                        .isEmpty
+                    {
+                        valid += 1
+                    }
                 }
             }
-            start = end + 1
-        }
-        return count
-    }
-
-    /// Flight `i`: the fixture's fields as a live document (not a tombstone) with ids, timestamps,
-    /// names, numbers, flags and optional nulls varied per document.
-    static func flight(_ i: Int, base: [String: FirestoreValue]) -> FirestoreValue {
-        func ts(_ offset: Int64) -> FirestoreValue {
-            .timestamp(
-                try! FirestoreTimestamp(
-                    seconds: 1_792_504_987 + Int64(i) * 3_607 + offset, microseconds: Int32(i % 1_000) * 1_000))
-        }
-        func hex64(_ seed: Int) -> String {
-            var x = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
-            var out = ""
-            for _ in 0..<4 {
-                x ^= x << 13
-                x ^= x >> 7
-                x ^= x << 17
-                out += String(x, radix: 16).leftPadded(to: 16)
+            if validate, valid != n {
+                throw BenchmarkError.mismatch("ours accepted \(valid) of \(n) \(corpus.name)")
             }
-            return out
+            return t
         }
-        let pilots = ["Jérôme Pilote", "Anna Müller", "Łukasz Kowalski", "Sato Ken 佐藤", "Mary O'Brien", "Ana \"Ace\""]
-        let gliders = [("LS8-18", "D-1234"), ("ASG 29", "D-KXXA"), ("Discus 2b", "F-CLAB"), ("Ventus 3", "G-CKZZ")]
-        let airfields = [("LFNA", "Gap-Tallard", "FR"), ("EDKA", "Aachen-Merzbrück", "DE"), ("EGHL", "Lasham", "GB")]
-        let (glider, registration) = gliders[i % gliders.count]
-        let (code, name, country) = airfields[i % airfields.count]
-        let seconds = 3_600 + (i * 37) % 28_000
-        let distance = 50_000.5 + Double((i * 7_919) % 900_000) / 4
-        let sha = hex64(i)
-        var f = base
-        f["schema"] = .integer(1)
-        f["deleted"] = .boolean(false)
-        f["deletedAt"] = .null
-        f["updatedAt"] = ts(86_400)
-        f["clientUpdatedAt"] = ts(86_399)
-        f["updatedBy"] = .string("d7f1c0de-\(String(i % 4_096, radix: 16))-4a5b-8c9d-\(String(i, radix: 16))")
-        f["platform"] = .string(i % 2 == 0 ? "android" : "ios")
-        f["createdAt"] = ts(40_000)
-        f["importedAt"] = i % 5 == 0 ? .null : ts(39_000)
-        f["lastOpenedAt"] = i % 3 == 0 ? .null : ts(50_000)
-        f["filename"] = .string("2026-10-20-XCS-\(String(i, radix: 36).uppercased())-\(i % 10).igc")
-        f["pilotName"] = .string(pilots[i % pilots.count])
-        f["passengerName"] = i % 7 == 0 ? .string(pilots[(i + 1) % pilots.count]) : .null
-        f["gliderType"] = .string(glider)
-        f["gliderRegistration"] = .string(registration)
-        f["competitionIdentification"] = .string(String(registration.suffix(2)))
-        f["competitionClass"] = i % 4 == 0 ? .null : .string(["Standard", "15m", "18m", "Open"][i % 4])
-        f["comments"] =
-            i % 6 == 0 ? .null : .string("Flight \(i): good thermals over the ridge; \"strong\" wind\nfrom 250°.")
-        f["inLogbook"] = .boolean(i % 10 != 0)
-        f["isRead"] = .boolean(i % 2 == 1)
-        f["isFavorite"] = .boolean(i % 3 == 0)
-        f["isContest"] = .boolean(i % 11 == 0)
-        f["isFieldLanding"] = .boolean(i % 13 == 0)
-        f["isRecordedByVulture"] = .boolean(i % 5 == 1)
-        f["isTakeoffProcessed"] = .boolean(i % 9 != 0)
-        f["waterBallast"] = .integer(Int64((i * 20) % 200))
-        f["rating"] = .integer(Int64(i % 6))
-        f["taskId"] = i % 4 == 1 ? .string("task-\(hex64(i / 4).prefix(20))") : .null
-        f["weglideFlightId"] = i % 8 == 0 ? .string(String(100_000 + i)) : .null
-        f["skylinesFlightId"] = i % 16 == 0 ? .string(String(200_000 + i)) : .null
-        f["takeoffCode"] = .string(code)
-        f["takeoffName"] = .string(name)
-        f["takeoffCountryCode"] = .string(country)
-        f["trackPreview"] = .bytes(Data((0..<(32 + i % 224)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ i) }))
-        f["trackPreviewVersion"] = .integer(Int64(i % 3))
-        f["igc"] =
-            i % 20 == 0
-            ? .null
-            : .map([
-                "path": .string((try? BlobPaths.igcObjectPath(uid: "u\(i % 97)", flightId: sha)) ?? ""),
-                "sha256": .string(sha),
-                "sizeBytes": .integer(Int64(400_000 + (i * 31) % 2_000_000)),
-                "gzBytes": .integer(Int64(90_000 + (i * 17) % 500_000)), "uploaded": .boolean(i % 4 != 3),
+        var peer: [[String: Double]] = []
+        let havePeers = PythonPeers.python != nil
+        let times = try Rounds.medians(
+            rounds,
+            [
+                { try ours(validate: false) }, { try ours(validate: true) },
+                {
+                    guard havePeers else { return .nan }
+                    let r = try PythonPeers.measure(["lines", schema, jsonlPath])
+                    peer.append(r)
+                    return r["jsonschema-rs"] ?? .nan
+                },
             ])
-        var summary = base["summary"]?.mapValue ?? [:]
-        summary["analysisVersion"] = .integer(Int64(1 + i % 2))
-        summary["takeoffAt"] = ts(0)
-        summary["landingAt"] = ts(Int64(seconds))
-        summary["sportKind"] = i % 17 == 0 ? .null : .string(["glider", "parapente", "delta"][i % 3])
-        summary["isTaskCompleted"] = .boolean(i % 3 == 2)
-        summary["taskDeclaredDistance"] = .double(distance * 1.1)
-        summary["taskCompletedDistance"] = .double(distance)
-        summary["taskAverageSpeed"] = .double(distance / Double(seconds))
-        summary["optimizedDistance"] = .double(distance * 1.2)
-        summary["optimizedAverageSpeed"] = .double(distance * 1.2 / Double(seconds))
-        summary["fastestAverageSpeed"] = .double(distance * 1.3 / Double(seconds))
-        summary["duration"] = .integer(Int64(seconds))
-        summary["altitudeGained"] = .integer(Int64(300 + (i * 13) % 2_500))
-        summary["thermalAltitudeGained"] = i % 2 == 0 ? .integer(Int64((i * 29) % 9_000)) : nil
-        summary["averageCruisingSpeed"] = .double(20.25 + Double(i % 400) / 16)
-        summary["bestThermalVario"] = .double(0.5 + Double(i % 64) / 8)
-        summary["rightThermalCount"] = .integer(Int64(i % 40))
-        summary["leftThermalCount"] = .integer(Int64((i / 40) % 40))
-        f["summary"] = .map(summary)
-        return .map(f)
-    }
-
-    /// The Python side's verdicts and best times (`jsonschema_validate.py`'s JSON output).
-    struct PythonResult: Decodable {
-        var python: String
-        var jsonschema: String
-        var documents: Int
-        var parsed: Int
-        var valid: Int
-        var errors: [String]
-        var parseSeconds: Double
-        var validateSeconds: Double
-
-        enum CodingKeys: String, CodingKey {
-            case python, jsonschema, documents, parsed, valid, errors
-            case parseSeconds = "parse_seconds"
-            case validateSeconds = "validate_seconds"
+        let docs = Double(n)
+        print(
+            "  in process, one core, per document (one line of JSON Lines in memory): parse, then validate; "
+                + "rates from each side's CPU time")
+        print(Report.line("ours: parse (CanonicalJSONReader → FirestoreValue)", Report.rate(docs / times[0], "docs/s")))
+        if havePeers {
+            for p in peer {
+                guard p["valid jsonschema-rs"] == docs, p["valid fastjsonschema"] == docs else {
+                    throw BenchmarkError.mismatch("a Python validator rejected a document: \(p)")
+                }
+            }
+            let orjson = median(peer.compactMap { $0["orjson"] })
+            let json = median(peer.compactMap { $0["json"] })
+            let rs = median(peer.compactMap { $0["jsonschema-rs"] })
+            let fast = median(peer.compactMap { $0["fastjsonschema"] })
+            print(Report.line("orjson.loads", Report.rate(docs / orjson, "docs/s"), ratio: orjson / times[0]))
+            print(Report.line("json.loads", Report.rate(docs / json, "docs/s"), ratio: json / times[0]))
+            print(Report.line("ours: parse + validate (SchemaValidator)", Report.rate(docs / times[1], "docs/s")))
+            print(
+                Report.line(
+                    "orjson.loads + jsonschema-rs is_valid", Report.rate(docs / rs, "docs/s"), ratio: rs / times[1],
+                    goal: 1.0))
+            print(
+                Report.line(
+                    "orjson.loads + fastjsonschema", Report.rate(docs / fast, "docs/s"), ratio: fast / times[1]))
+        } else {
+            print(Report.line("ours: parse + validate (SchemaValidator)", Report.rate(docs / times[1], "docs/s")))
         }
-    }
 
-    /// Runs `Tools/benchmark/jsonschema_validate.py` with jsonschema pinned under `.build/ci-python`,
-    /// installing it there with pip first when the pinned version does not import.
-    /// - Returns: nil (after printing `skipped: …`) when python3 or the pinned jsonschema is unavailable.
-    static func runPython(schema: URL, jsonl: URL) throws -> PythonResult? {
-        guard let python3 = IdsBenchmark.which("python3") else {
-            print("  skipped: Python jsonschema side (python3 not on PATH)")
-            return nil
+        // Whole processes over the folder: start, list, read every file, parse, validate, report, exit.
+        guard let cli = ChildProcess.sibling("vulture-conformance") else {
+            print("  skipped: command line (vulture-conformance is not built beside vulture-benchmark)")
+            return jsonl
         }
-        let target = packageRoot.appendingPathComponent(".build/ci-python").path
-        let check =
-            "import sys; from importlib.metadata import version; import jsonschema; "
-            + "sys.exit(0 if version('jsonschema') == '\(jsonschemaPin)' else 1)"
-        if try runPythonProcess(python3, ["-c", check], target: target).status != 0 {
-            print("  installing jsonschema==\(jsonschemaPin) from PyPI under \(target)")
-            let install = try runPythonProcess(
-                python3,
-                [
-                    "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "--target", target,
-                    "jsonschema==\(jsonschemaPin)",
-                ], target: target)
-            guard install.status == 0, try runPythonProcess(python3, ["-c", check], target: target).status == 0 else {
-                FileHandle.standardError.write(Data(install.stderr.utf8))
-                print("  skipped: Python jsonschema side (pip could not install jsonschema==\(jsonschemaPin))")
-                return nil
+        let passed = "\(n) passed, 0 failed"
+        func ourRun(_ argv: [String]) throws -> Double {
+            let r = try ChildProcess.runChecked(argv)
+            guard r.stdout.hasSuffix(passed + "\n") else {
+                throw BenchmarkError.mismatch("\(argv.joined(separator: " ")): \(r.stdout.suffix(300))")
+            }
+            return r.seconds
+        }
+        func peerRun(_ arguments: [String]) throws -> Double {
+            guard havePeers else { return .nan }
+            let r = try ChildProcess.runChecked(try PythonPeers.argv(arguments))
+            guard r.stdout == "\(n) valid, 0 invalid\n" else {
+                throw BenchmarkError.mismatch("peers.py \(arguments.joined(separator: " ")): \(r.stdout)")
+            }
+            return r.seconds
+        }
+        let taskset = ChildProcess.which("taskset")
+        var sides: [() throws -> Double] = [
+            { try ourRun([cli, "validate", "--collection", corpus.collection, folder.path]) },
+            { try ourRun([cli, "validate", folder.path]) },
+            { try peerRun(["files", schema, folder.path]) },
+            { try peerRun(["files", schema, folder.path, "--fast"]) },
+        ]
+        if let taskset {
+            sides.append {
+                try ourRun([taskset, "-c", "0", cli, "validate", "--collection", corpus.collection, folder.path])
             }
         }
-        let script = packageRoot.appendingPathComponent("Tools/benchmark/jsonschema_validate.py").path
-        let run = try runPythonProcess(
-            python3, [script, schema.path, jsonl.path, "--repeat", String(pythonRepetitions)], target: target)
-        guard run.status == 0 else {
-            FileHandle.standardError.write(Data(run.stderr.utf8))
-            throw ValidateBenchmarkError.setup("\(script) exited with status \(run.status)")
+        let cliTimes = try Rounds.medians(rounds, sides)
+        print(
+            "  whole processes over \(Report.count(n)) files (start, list the folder, read, parse, validate, exit); "
+                + "ours on every core (\(ValidateBenchmark.cores)), the Python peer on one")
+        print(
+            Report.line(
+                "ours: validate --collection \(corpus.collection) DIR", Report.rate(docs / cliTimes[0], "docs/s")))
+        print(Report.line("ours: validate DIR (collection inferred)", Report.rate(docs / cliTimes[1], "docs/s")))
+        if taskset != nil {
+            print(
+                Report.line(
+                    "ours on one core: taskset -c 0 validate --collection …", Report.rate(docs / cliTimes[4], "docs/s"))
+            )
         }
-        return try JSONDecoder().decode(PythonResult.self, from: run.stdout)
+        if havePeers {
+            print(
+                Report.line(
+                    "python: orjson + jsonschema-rs CLI (vs ours --collection)",
+                    Report.rate(docs / cliTimes[2], "docs/s"),
+                    ratio: cliTimes[2] / cliTimes[0], goal: 1.0))
+            print(
+                Report.line(
+                    "python: orjson + jsonschema-rs CLI (vs ours inferred)", Report.rate(docs / cliTimes[2], "docs/s"),
+                    ratio: cliTimes[2] / cliTimes[1]))
+            if taskset != nil {
+                print(
+                    Report.line(
+                        "python: orjson + jsonschema-rs CLI (vs ours on one core)",
+                        Report.rate(docs / cliTimes[2], "docs/s"), ratio: cliTimes[2] / cliTimes[4]))
+            }
+            print(
+                Report.line(
+                    "python: orjson + fastjsonschema CLI (vs ours inferred)", Report.rate(docs / cliTimes[3], "docs/s"),
+                    ratio: cliTimes[3] / cliTimes[1]))
+        }
+        return jsonl
     }
 
-    /// Runs python3 with `PYTHONPATH=target`; its exit status, stdout and stderr.
-    static func runPythonProcess(_ python3: String, _ args: [String], target: String) throws -> (
-        status: Int32, stdout: Data, stderr: String
-    ) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python3)
-        p.arguments = args
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONPATH"] = target
-        p.environment = environment
-        // stderr goes to a file so that neither pipe can fill while the other is read.
-        let errorPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("vulture-bench-python-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err")
-        _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorPath) }
-        p.standardError = try FileHandle(forWritingTo: errorPath)
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let err = (try? String(contentsOf: errorPath, encoding: .utf8)) ?? ""
-        return (p.terminationStatus, out, err)
-    }
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    /// One report line in documents per second: ours, the reference's (when it ran), and ours / reference.
-    static func reportRate(
-        _ what: String, documents: Int, ours: Double, reference: Double?, referenceName: String = ""
-    ) {
-        let n = Double(documents)
-        let what = what.padding(toLength: 28, withPad: " ", startingAt: 0)
-        guard let reference else {
-            print(String(format: "%@ ours %10.0f docs/s   (%ld docs)", what as NSString, n / ours, documents))
-            return
+    /// `validate --jsonl -` over a 1 GB stream of flights on standard input, beside the Python peer
+    /// reading the same stream line by line: throughput and each process's own peak memory.
+    static func runStream(_ flightLines: [UInt8]) throws {
+        guard let cli = ChildProcess.sibling("vulture-conformance"), !flightLines.isEmpty else { return }
+        let total = 1_000_000_000
+        let copies = (total + flightLines.count - 1) / flightLines.count
+        let documents = copies * flightLines.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let streamBytes = copies * flightLines.count
+        let feed: (Int32) -> Void = { fd in
+            flightLines.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                for _ in 0..<copies {
+                    var offset = 0
+                    while offset < raw.count {
+                        let n = write(fd, base + offset, raw.count - offset)
+                        if n < 0 {
+                            if errno == EINTR { continue }
+                            return
+                        }
+                        offset += n
+                    }
+                }
+            }
+        }
+        print("")
+        print(
+            "validate --jsonl: a \(Report.mib(streamBytes)) stream of \(Report.count(documents)) flights on standard "
+                + "input (a pipe), whole processes; peak memory (ru_maxrss) measured from a small parent")
+        let ours = try ChildProcess.runMeasured(
+            [cli, "validate", "--jsonl", "--collection", "flights", "-"], feed: feed)
+        guard ours.stdout.hasSuffix("\(documents) passed, 0 failed\n") else {
+            throw BenchmarkError.mismatch("validate --jsonl: \(ours.stdout.suffix(300))")
+        }
+        let limit = 64 << 20
+        print(
+            Report.line(
+                "ours: validate --jsonl --collection flights -",
+                Report.rate(Double(documents) / ours.seconds, "docs/s") + "   peak " + Report.mib(ours.peakBytes)
+                    + " (goal < 64 MiB: \(ours.peakBytes < limit ? "met" : "NOT MET"))"))
+        guard PythonPeers.python != nil else { return }
+        let schema = packageRoot.appendingPathComponent("Goldens/jsonschema/flights.stored.schema.json").path
+        let peer = try ChildProcess.runMeasured(try PythonPeers.argv(["stream", schema]), feed: feed)
+        guard peer.stdout == "\(documents) valid, 0 invalid\n" else {
+            throw BenchmarkError.mismatch("peers.py stream: \(peer.stdout)")
         }
         print(
-            String(
-                format: "%@ ours %10.0f docs/s   %@ %10.0f docs/s   ratio %.2fx   (%ld docs)", what as NSString,
-                n / ours, referenceName as NSString, n / reference, reference / ours, documents))
-    }
-}
-
-/// Runs the `validate` benchmark (``ValidateBenchmark``).
-func runValidateBenchmark() throws {
-    try ValidateBenchmark.run()
-}
-
-/// Why the validate benchmark stopped: a document one side rejected, or a broken setup.
-enum ValidateBenchmarkError: Error, CustomStringConvertible {
-    case rejected(String)
-    case setup(String)
-    var description: String {
-        switch self {
-        case .rejected(let what): "a generated document was rejected: \(what)"
-        case .setup(let what): "setup: \(what)"
-        }
-    }
-}
-
-extension String {
-    /// The string left-padded with zeros to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+            Report.line(
+                "python: orjson + jsonschema-rs, line by line",
+                Report.rate(Double(documents) / peer.seconds, "docs/s") + "   peak " + Report.mib(peer.peakBytes),
+                ratio: peer.seconds / ours.seconds))
+        print(
+            Report.line(
+                "memory: ours ÷ python peak (lower is better)",
+                String(format: "%.2f×", Double(ours.peakBytes) / Double(peer.peakBytes))))
     }
 }

@@ -25,12 +25,13 @@ enum WritesBenchmark {
     /// written, then leaf merges (summary, `updatedAt` by server timestamp, `storageBytes` by
     /// increment) and updates with `exists: true`.
     static func writes(parent: String, count: Int) throws -> [FirestoreWrite] {
+        let base = try BenchmarkDocuments.flightBase()
         var out: [FirestoreWrite] = []
         for i in 0..<count {
             let path = "\(parent)/flights/f\(i % 200)"
             switch i < 200 ? 0 : i % 3 {
             case 0:
-                var fields = benchmarkFlightDocument(i).mapValue ?? [:]
+                var fields = BenchmarkDocuments.flight(i, base: base).mapValue ?? [:]
                 fields["updatedAt"] = .serverTimestamp
                 out.append(try .set(fields, path: path))
             case 1:
@@ -64,38 +65,38 @@ enum WritesBenchmark {
     }
 
     static func run() throws {
+        print("writes: Firestore writes applied per second, flight-like documents under users/…/flights")
+        print(machineLine())
         let emulator: FirestoreEmulator?
         switch FirestoreEmulator.availability() {
         case .available:
             emulator = try FirestoreEmulator.start()
         case .unavailable(let why):
-            print("writes: the emulator side is skipped: \(why)")
+            print("  the emulator side is skipped: \(why)")
             emulator = nil
         }
         defer { emulator?.stop() }
         for (label, perCommit, count) in [("1 write per commit", 1, 1000), ("100 writes per commit", 100, 5000)] {
             let memoryCommits = commits(try writes(parent: "users/memory", count: count), perCommit: perCommit)
-            let memory = try bestTime(repetitions: 3) {
-                let clock = Clock()
-                try apply(memoryCommits, to: InMemoryFirestore(clock: { clock.now() }))
-            }
+            // The in-memory side: the median of three runs, each on a fresh database (wall time).
+            let memory = median(
+                try (0..<3).map { _ in
+                    let clock = Clock()
+                    return try seconds { try apply(memoryCommits, to: InMemoryFirestore(clock: { clock.now() })) }
+                })
             let ours = Double(count) / memory
-            var line =
-                label.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + String(format: " in memory %10.0f writes/s", ours)
+            print("  \(label): \(Report.count(count)) writes")
+            print(Report.line("ours: InMemoryFirestore", Report.rate(ours, "writes/s")))
             if let emulator {
+                // The emulator side once (it keeps what it was sent: a run writes under a parent of its own).
                 let client = emulator.client()
-                var run = 0
-                let remote = try bestTime(repetitions: 1) {
-                    run += 1
-                    try apply(
-                        commits(try writes(parent: "users/run\(run)-\(perCommit)", count: count), perCommit: perCommit),
-                        to: client)
-                }
+                let remoteCommits = commits(
+                    try writes(parent: "users/run-\(perCommit)", count: count), perCommit: perCommit)
+                let remote = try seconds { try apply(remoteCommits, to: client) }
                 let theirs = Double(count) / remote
-                line += String(format: "   emulator (REST) %8.0f writes/s   ratio %.1fx", theirs, ours / theirs)
+                print(
+                    Report.line("Firestore emulator over REST", Report.rate(theirs, "writes/s"), ratio: ours / theirs))
             }
-            print(line)
         }
     }
 }

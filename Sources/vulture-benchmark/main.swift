@@ -1,12 +1,25 @@
 import Foundation
 import VultureCommandLine
 
-/// `vulture-benchmark [json|ids|validate|writes] …`: throughput of the reference codec beside a reference measured in
-/// the same run. Prints; never fails on a slow result. Build with `-c release`.
+/// `vulture-benchmark [json|validate|ids|writes] …`: the reference codec beside the strongest peers, measured in
+/// the same run on the same input, in rounds, medians; every ratio is this project ÷ the peer. Prints;
+/// never fails on a slow result. Build with `-c release`.
 let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
-    ("json", "canonical-JSON parse and write (MB/s) beside Foundation's JSONSerialization", runJSONBenchmark),
-    ("ids", "flight id, gzip and gunzip of 64 MiB beside openssl dgst and gzip; peak memory", IdsBenchmark.run),
-    ("validate", "parse + validate 100,000 flights (docs/s) beside Python jsonschema 4.23.0", runValidateBenchmark),
+    (
+        "json", "parse and write 64 MiB of canonical JSON (MB/s) beside orjson and json.loads; peak memory",
+        JSONBenchmark.run
+    ),
+    (
+        "validate",
+        "parse + validate 100,000 flights, tasks with 100 turnpoints, 10,000-character comments (docs/s), "
+            + "in process and whole CLI processes, beside orjson + jsonschema-rs and fastjsonschema; "
+            + "--jsonl over 1 GB: peak memory",
+        ValidateBenchmark.run
+    ),
+    (
+        "ids", "flight id, gzip and gunzip of 64 MiB, whole processes beside openssl and gzip; openssl speed; memory",
+        IdsBenchmark.run
+    ),
     (
         "writes", "Firestore writes applied per second in memory beside the Firestore emulator over REST",
         WritesBenchmark.run
@@ -17,12 +30,23 @@ let usage =
     "usage: vulture-benchmark [NAME…]\n\nBenchmarks (all when none is named):\n"
     + benchmarks.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }
     .joined(separator: "\n")
+    + "\n\nThe Python peers (orjson, jsonschema-rs, fastjsonschema, pinned) are installed from PyPI into"
+    + "\n.build/bench-venv on first use; without python3 or PyPI their lines say skipped."
     + "\n\nExit status: 0 measured (a slow result is not a failure), 1 a benchmark failed to run, 2 usage error."
 
 CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
     if arguments.first == "ids-child" {
         // Internal: one streaming path run in a child process so its peak memory can be read alone.
         return IdsBenchmark.child(Array(arguments.dropFirst()))
+    }
+    if arguments.first == "child", arguments.count > 2, arguments[1] == "measure" {
+        // Internal: run a command from a small process and print its own peak memory.
+        return ChildProcess.measureChild(Array(arguments.dropFirst(2)))
+    }
+    if arguments.first == "child", arguments.count == 3, arguments[1] == "parse" {
+        // Internal: read and parse one file in a child process, for its peak memory.
+        try JSONBenchmark.childParse(arguments[2])
+        return 0
     }
     let names = try CommandLineArguments(arguments, valueOptions: []).positionals
     let unknown = names.filter { name in !benchmarks.contains { $0.name == name } }
@@ -33,6 +57,7 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
     for b in benchmarks where names.isEmpty || names.contains(b.name) {
         do {
             try b.run()
+            print("")
         } catch {
             printError("vulture-benchmark: \(b.name): \(error)")
             return 1

@@ -129,6 +129,95 @@ struct CommandLineTests {
         #expect(missing.status == 2)
     }
 
+    /// An export-style folder: every `*.json` under it in path order, the path naming the collection and
+    /// the id; the files are checked on every core and reported in order.
+    @Test func validateReadsAnExportStyleFolder() throws {
+        let golden = try Self.flightGolden()
+        guard case .string(let path)? = golden["path"], case .map(let stored)? = golden["stored"] else {
+            Issue.record("flight golden has no path or stored form")
+            return
+        }
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func write(_ fields: [String: FirestoreValue], _ relative: String) throws {
+            let url = dir.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(CanonicalJSON.encode(.map(fields))).write(to: url)
+        }
+        try write(stored, path + ".json")
+        let id = path.split(separator: "/").last.map(String.init) ?? ""
+        var wrongType = stored
+        wrongType["waterBallast"] = .double(1.5)
+        // Many valid copies under other users, so that both cores have files.
+        for k in 0..<300 { try write(stored, "users/u\(k)/flights/\(id).json") }
+        try write(wrongType, "users/zz/flights/\(id).json")
+        try write(stored, "users/zz/flights/not-its-id.json")
+        try write(stored, "users/u1/tasks/t1.json")
+        try write(stored, "loose/flight.json")
+        try Data("not json".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let r = try ConformanceCLI.run(["validate", "--strict", dir.path])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let base = dir.path
+        #expect(
+            lines.filter { !$0.contains("/users/u1/tasks/t1.json: /") } == [
+                "\(base)/users/zz/flights/\(id).json: /waterBallast: schema.type: FlightDocument.waterBallast is "
+                    + "integer, found double; write an integer without a fraction",
+                "\(base)/users/zz/flights/not-its-id.json: /: schema.document-id: the document id is not-its-id, but "
+                    + "igc.sha256 (the flight id is the SHA-256 of the IGC file) gives \(id) (schema §4)",
+                "302 passed, 3 failed",
+            ], "\(lines)")
+        // The task path makes the flight's fields unknown, as a file at that path would be.
+        #expect(
+            lines.contains {
+                $0.hasPrefix("\(base)/users/u1/tasks/t1.json: /filename: schema.unknown-field: the schema has no field")
+            })
+        let named = try ConformanceCLI.run([
+            "validate", "--collection", "tasks", dir.appendingPathComponent(path + ".json").path,
+        ])
+        #expect(named.status == 1)
+    }
+
+    /// `--jsonl`: one document per line, numbered in the messages, blank lines skipped, the summary
+    /// counting documents; standard input as `-`.
+    @Test func validateReadsJSONLines() throws {
+        let golden = try Self.flightGolden()
+        guard case .map(let stored)? = golden["stored"] else {
+            Issue.record("flight golden has no stored form")
+            return
+        }
+        var wrong = stored
+        wrong["rating"] = .string("5")
+        let text = [
+            CanonicalJSON.compactString(.map(stored)), "", CanonicalJSON.compactString(.map(wrong)), "{\"a\": [1,]}",
+            CanonicalJSON.compactString(.map(stored)),
+        ].joined(separator: "\n")
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("flights.jsonl")
+        try Data(text.utf8).write(to: file)
+        let r = try ConformanceCLI.run(["validate", "--jsonl", "--collection", "flights", file.path])
+        #expect(r.status == 1)
+        #expect(
+            r.stdout.split(separator: "\n").map(String.init) == [
+                "\(file.path):3: /rating: schema.type: FlightDocument.rating is integer, found string",
+                "\(file.path):4:10: /a/1: json.syntax: unexpected ']', expected a value",
+                "2 passed, 2 failed",
+            ], "\(r.stdout)")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try #require(ConformanceCLI.executable))
+        p.arguments = ["validate", "--jsonl", "--collection", "flights", "-"]
+        p.standardInput = try FileHandle(forReadingFrom: file)
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(o.hasPrefix("(standard input):3: /rating: schema.type"))
+        #expect(p.terminationStatus == 1)
+    }
+
     /// `check DIR` over output files named as the goldens: the golden flight passes, a changed one fails.
     @Test func checkComparesOutputFilesWithTheGoldens() throws {
         let golden = try Self.flightGolden()

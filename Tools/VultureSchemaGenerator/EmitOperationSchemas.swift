@@ -29,8 +29,17 @@ struct OperationSchemaEmitter {
         for op in spec.operations {
             for (part, shape) in [("input", op.input), ("output", op.output)] {
                 let name = "\(op.op).\(part).schema.json"
-                var members = header(name, title: "\(op.op) \(part)", description: op.meaning)
-                members += schema(shape, isInput: part == "input").schemaMembers
+                var shapeMembers = schema(shape, isInput: part == "input").schemaMembers
+                // One description: the operation's meaning, then what the shape's own schema says.
+                var description = op.meaning
+                if let k = shapeMembers.firstIndex(where: { $0.0 == "description" }) {
+                    if case .string(let shapeDescription) = shapeMembers[k].1.kind {
+                        description += " " + shapeDescription
+                    }
+                    shapeMembers.remove(at: k)
+                }
+                var members = header(name, title: "\(op.op) \(part)", description: description)
+                members += shapeMembers
                 files.append(file(name, .object(members)))
             }
         }

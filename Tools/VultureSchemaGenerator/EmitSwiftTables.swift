@@ -20,7 +20,8 @@ struct SwiftTablesEmitter {
             "The Vulture sync schema's collections, fields, enums, settings keys and unit tables as descriptors, "
                 + "so that nothing reads `Spec/` at run time. Fields are in table order, common fields under "
                 + "`CommonFields`. Constants, limits, Storage objects, id rules and merge rules are typed Swift in "
-                + "`SchemaFacts.swift`.",
+                + "`SchemaFacts.swift`; `DocumentValidation.swift` checks documents against these tables in straight "
+                + "lines.",
             indent: "    ")
         out.append("    public static let vulture = SyncSchema(")
         out.append("        collections: vultureCollections,")
@@ -28,7 +29,7 @@ struct SwiftTablesEmitter {
         out.append("        enums: vultureEnums,")
         out.append("        settingsKeys: vultureSettingsKeys,")
         out.append("        unitTables: vultureUnitTables")
-        out.append("    )")
+        out.append("    ).markedAsGeneratedFromSpec()")
         out += collections()
         out += fields()
         out += enums()

@@ -66,6 +66,7 @@ public enum SchemaGenerator {
         files.append(SwiftFactsEmitter(spec: spec).file())
         files.append(SwiftSyncRulesEmitter(spec: spec).file())
         files += SwiftDocumentsEmitter(spec: spec).files()
+        files.append(SwiftValidationEmitter(spec: spec).file())
         files.append(SwiftTestsEmitter(spec: spec).file())
         files.append(MarkdownEmitter(spec: spec).file())
         files += JSONSchemaEmitter(spec: spec).files()

@@ -62,6 +62,27 @@ enum SwiftText {
         return sign + groups.joined(separator: "_")
     }
 
+    /// A hexadecimal literal grouped by four digits (`0x6D65_6863_73`).
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        var groups: [String] = []
+        var rest = Substring(digits)
+        while rest.count > 4 {
+            groups.insert(String(rest.suffix(4)), at: 0)
+            rest = rest.dropLast(4)
+        }
+        groups.insert(String(rest), at: 0)
+        return "0x" + groups.joined(separator: "_")
+    }
+
+    /// The first eight UTF-8 bytes of `name` as a little-endian word, zero-padded (what
+    /// `SchemaValidator.firstWord` reads from a key).
+    static func firstWord(_ name: String) -> UInt64 {
+        var word: UInt64 = 0
+        for (k, b) in name.utf8.prefix(8).enumerated() { word |= UInt64(b) << UInt64(8 * k) }
+        return word
+    }
+
     /// A double literal that reads back as the same value (`0.0`, `48.1075`, `1e-07`).
     static func double(_ value: Double) -> String {
         let text = "\(value)"

@@ -20,15 +20,44 @@ public enum CanonicalJSON {
     ///   - file: file name for messages.
     ///   - form: `.stored` rejects sentinels; nil or `.write` accepts them outside arrays.
     /// - Throws: `SchemaInputError` with file, line:column, JSON pointer and rule.
+    ///
+    /// Valid input is read in one pass straight to the value (no tree; see `SinglePassCanonicalReader`);
+    /// input it does not accept is read again as a JSON tree and then as typed values, which names the
+    /// first error the format defines: a JSON text error anywhere before any typed error, typed errors
+    /// in document order.
     public static func decode(_ bytes: [UInt8], file: String? = nil, form: DocumentForm? = nil) throws -> FirestoreValue
     {
-        let node = try StrictJSONReader.parse(bytes, file: file)
-        return try decode(node, source: JSONSourceText(bytes: bytes, file: file), form: form)
+        if let value = bytes.withUnsafeBufferPointer({ SinglePassCanonicalReader.read($0, form: form) }) {
+            return value
+        }
+        return try decodeNamingTheError(bytes, file: file, form: form)
     }
 
     /// Reads canonical typed JSON from `Data`. See ``decode(_:file:form:)-([UInt8],_,_)``.
     public static func decode(_ data: Data, file: String? = nil, form: DocumentForm? = nil) throws -> FirestoreValue {
-        try decode([UInt8](data), file: file, form: form)
+        let value = data.withUnsafeBytes { raw in
+            SinglePassCanonicalReader.read(raw.assumingMemoryBound(to: UInt8.self), form: form)
+        }
+        if let value { return value }
+        return try decodeNamingTheError([UInt8](data), file: file, form: form)
+    }
+
+    /// Reads canonical typed JSON held in part of a buffer (one line of a JSON Lines stream); line and
+    /// column in errors count from the slice's first byte. See ``decode(_:file:form:)-([UInt8],_,_)``.
+    public static func decode(_ bytes: ArraySlice<UInt8>, file: String? = nil, form: DocumentForm? = nil) throws
+        -> FirestoreValue
+    {
+        if let value = bytes.withUnsafeBufferPointer({ SinglePassCanonicalReader.read($0, form: form) }) {
+            return value
+        }
+        return try decodeNamingTheError(Array(bytes), file: file, form: form)
+    }
+
+    /// The two-phase reading (tree, then typed values): the exact error for input the single-pass
+    /// reader stopped at. Returns the value should it accept what the single pass did not.
+    static func decodeNamingTheError(_ bytes: [UInt8], file: String?, form: DocumentForm?) throws -> FirestoreValue {
+        let node = try StrictJSONReader.parse(bytes, file: file)
+        return try decode(node, source: JSONSourceText(bytes: bytes, file: file), form: form)
     }
 
     /// Reads a parsed node as canonical typed JSON; errors carry positions from `source`.
@@ -45,9 +74,13 @@ public enum CanonicalJSON {
         try decode(node, source: sourceBytes.map { JSONSourceText(bytes: $0, file: file) }, form: form)
     }
 
-    /// The canonical bytes of a value (final newline included).
+    /// The canonical bytes of a value (final newline included), written straight from the value: the
+    /// bytes of ``CanonicalJSONWriter/write(_:)`` on ``node(_:)-(FirestoreValue)``, without building the node.
     public static func encode(_ value: FirestoreValue) -> [UInt8] {
-        CanonicalJSONWriter.write(node(value))
+        var writer = CanonicalValueWriter(pretty: true)
+        writer.write(value, indent: 0)
+        writer.out.append(0x0A)
+        return writer.out.bytes()
     }
 
     /// The canonical text of a value (final newline included).

@@ -95,7 +95,24 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
     public static func parseRFC3339(
         _ text: String, allowedFractionDigits: Set<Int>, allowOffset: Bool
     ) throws -> FirestoreTimestamp? {
-        let b = Array(text.utf8)
+        var text = text
+        return try text.withUTF8 { b throws(SchemaInputError) in
+            try parseRFC3339(utf8: b, allowOffset: allowOffset) { allowedFractionDigits.contains($0) }
+        }
+    }
+
+    /// ``parseRFC3339(_:allowedFractionDigits:allowOffset:)`` with the canonical rules
+    /// (Goldens/FORMAT.md): 0, 3 or 6 fraction digits, `Z` only; nil when malformed or out of range.
+    package static func parseCanonical(utf8 b: UnsafeBufferPointer<UInt8>) -> FirestoreTimestamp? {
+        try? parseRFC3339(utf8: b, allowOffset: false) { $0 == 0 || $0 == 3 || $0 == 6 }
+    }
+
+    /// ``parseRFC3339(_:allowedFractionDigits:allowOffset:)`` on UTF-8 bytes; `allowedFractionDigits`
+    /// says which fraction lengths are accepted.
+    @inline(__always)
+    static func parseRFC3339(
+        utf8 b: UnsafeBufferPointer<UInt8>, allowOffset: Bool, allowedFractionDigits: (Int) -> Bool
+    ) throws(SchemaInputError) -> FirestoreTimestamp? {
         func digits(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= b.count else { return nil }
             var v: Int64 = 0
@@ -123,7 +140,7 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
                 micros = micros * 10 + (k < fractionDigits ? Int64(b[start + k] - 0x30) : 0)
             }
         }
-        guard allowedFractionDigits.contains(fractionDigits) else { return nil }
+        guard allowedFractionDigits(fractionDigits) else { return nil }
         var offsetSeconds: Int64 = 0
         guard i < b.count else { return nil }
         if b[i] == 0x5A {
@@ -144,6 +161,7 @@ public struct FirestoreTimestamp: Sendable, Hashable, Comparable, CustomStringCo
         let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let t = FirestoreTimestamp(unchecked: secs, Int32(micros))
         guard t >= .minimum, t <= .maximum else {
+            let text = String(decoding: b, as: UTF8.self)
             throw SchemaInputError(
                 rule: .timestampRange, pointer: "", message: "\(text) is outside 0001-01-01 … 9999-12-31 UTC")
         }

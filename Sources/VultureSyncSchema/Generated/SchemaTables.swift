@@ -4,14 +4,15 @@
 extension SyncSchema {
     /// The Vulture sync schema's collections, fields, enums, settings keys and unit tables as descriptors, so that
     /// nothing reads `Spec/` at run time. Fields are in table order, common fields under `CommonFields`. Constants,
-    /// limits, Storage objects, id rules and merge rules are typed Swift in `SchemaFacts.swift`.
+    /// limits, Storage objects, id rules and merge rules are typed Swift in `SchemaFacts.swift`;
+    /// `DocumentValidation.swift` checks documents against these tables in straight lines.
     public static let vulture = SyncSchema(
         collections: vultureCollections,
         fields: vultureFields,
         enums: vultureEnums,
         settingsKeys: vultureSettingsKeys,
         unitTables: vultureUnitTables
-    )
+    ).markedAsGeneratedFromSpec()
 
     /// `Spec/collections.tsv`, in table order.
     static let vultureCollections: [SchemaCollection] = [

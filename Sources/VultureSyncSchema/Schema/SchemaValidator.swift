@@ -50,20 +50,41 @@ public struct ValidationOptions: Sendable, Hashable {
 
 /// Checks documents against the schema tables (``SyncSchema``), field by field.
 ///
+/// For the tables generated from `Spec/` (``SyncSchema/vulture``) a document is first checked by the
+/// straight-line code generated from the same tables (`Generated/DocumentValidation.swift`); only a
+/// document with something to report is walked through the tables, which word every violation.
+///
 /// Source: schema §2 (fields, types, limits), §5.4 (tombstones), Goldens/FORMAT.md (forms, nulls).
 public struct SchemaValidator: Sendable {
     /// The tables documents are checked against.
     public let schema: SyncSchema
+    /// For each field name that is not a common field, the collections (indices into
+    /// `schema.collections`) whose documents have it: the one table collection inference reads.
+    private let collectionsByOwnField: [String: [Int]]
 
     /// A validator for the documents of `schema`.
     public init(schema: SyncSchema) {
         self.schema = schema
+        let common = Set(schema.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
+        var table: [String: [Int]] = [:]
+        for (index, c) in schema.collections.enumerated() {
+            for name in Set(schema.fields(of: c.documentType).map(\.name)) where !common.contains(name) {
+                table[name, default: []].append(index)
+            }
+        }
+        self.collectionsByOwnField = table
     }
 
     /// Every violation of `fields` as a document of `documentType` (`FlightDocument`), in pointer order.
     public func validate(
         _ fields: [String: FirestoreValue], documentType: String, options: ValidationOptions
     ) -> [SchemaViolation] {
+        if schema.isGeneratedFromSpec, fields["deleted"] != .boolean(true),
+            Self.generatedFieldsAreValid(fields, documentType: documentType, options: options) == true,
+            !options.mergeWrite || carriesCommonFields(fields, documentType: documentType)
+        {
+            return []
+        }
         var out: [SchemaViolation] = []
         let declared = schema.documentFields(of: documentType)
         let isTombstone = fields["deleted"] == .boolean(true)
@@ -105,26 +126,37 @@ public struct SchemaValidator: Sendable {
         return out
     }
 
+    /// Whether a merge write carries the required common fields (schema §5.1), when its collection has them.
+    private func carriesCommonFields(_ fields: [String: FirestoreValue], documentType: String) -> Bool {
+        guard schema.collection(documentType: documentType)?.hasCommonFields == true else { return true }
+        return schema.fields(of: SyncSchema.commonFieldsOwner).allSatisfy { !$0.isRequired || fields[$0.name] != nil }
+    }
+
     /// The document type a document belongs to: from its path when given
-    /// (`users/u/flights/x`, or a full REST name), else from the field names only it has.
-    /// - Returns: nil when neither tells (a tombstone without a path, an empty document).
+    /// (`users/u/flights/x`, or a full REST name), else from the field names only it has: the
+    /// collection with the most of the document's field names among its own (not common) fields.
+    /// - Returns: nil when neither tells (a tombstone without a path, an empty document, a tie).
     public func inferDocumentType(fields: [String: FirestoreValue], path: String?) -> String? {
         if let path, let type = pathViolations(path: path, fields: fields).documentType { return type }
-        let common = Set(schema.fields(of: SyncSchema.commonFieldsOwner).map(\.name))
-        var best: (String, Int)? = nil
-        var tie = false
-        for c in schema.collections {
-            let own = Set(schema.fields(of: c.documentType).map(\.name)).subtracting(common)
-            let score = fields.keys.filter { own.contains($0) }.count
-            guard score > 0 else { continue }
-            if best == nil || score > best!.1 {
-                best = (c.documentType, score)
-                tie = false
-            } else if score == best!.1 {
-                tie = true
+        let count = schema.collections.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { scores in
+            scores.initialize(repeating: 0)
+            for key in fields.keys {
+                guard let owners = collectionsByOwnField[key] else { continue }
+                for c in owners { scores[c] += 1 }
             }
+            var best: (index: Int, score: Int)? = nil
+            var tie = false
+            for c in 0..<count where scores[c] > 0 {
+                if let b = best, scores[c] <= b.score {
+                    if scores[c] == b.score { tie = true }
+                } else {
+                    best = (c, scores[c])
+                    tie = false
+                }
+            }
+            return tie ? nil : best.map { schema.collections[$0.index].documentType }
         }
-        return tie ? nil : best?.0
     }
 
     /// The document type a document path names, and what is wrong with the path: a collection the
@@ -453,6 +485,70 @@ public struct SchemaValidator: Sendable {
                 .range,
                 "\(label()) is \(ECMAScriptNumber.string(d)); must be a multiple of \(ECMAScriptNumber.string(step))")
         }
+    }
+
+    /// `body` over the UTF-8 bytes of `key` (the generated field-name lookups).
+    @inline(__always)
+    static func withBytes<R>(of key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = key.utf8.withContiguousStorageIfAvailable(body) { return r }
+        return Array(key.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// The first eight bytes of `k`, zero-padded, as a little-endian word.
+    @inline(__always)
+    static func firstWord(_ k: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let p = k.baseAddress else { return 0 }
+        if k.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
+        var word: UInt64 = 0
+        for j in 0..<k.count { word |= UInt64(p[j]) << UInt64(8 * j) }
+        return word
+    }
+
+    /// Whether the bytes of `k` from `offset` on are those of `rest`.
+    @inline(__always)
+    static func bytes(_ k: UnsafeBufferPointer<UInt8>, from offset: Int, are rest: StaticString) -> Bool {
+        let n = rest.utf8CodeUnitCount
+        guard k.count == offset + n, let p = k.baseAddress else { return false }
+        return memcmp(p + offset, rest.utf8Start, n) == 0
+    }
+
+    /// Whether `s` has at most `limit` Unicode scalars (a `maxChars` limit): its UTF-8 bytes that do
+    /// not continue a scalar, counted only when the bytes alone exceed the limit.
+    static func hasAtMostScalars(_ s: String, _ limit: Int) -> Bool {
+        let n = s.utf8.count
+        if n <= limit { return true }
+        return withBytes(of: s) { u in
+            // Continuation bytes (10xxxxxx) eight at a time: bit 7 set, bit 6 clear.
+            guard let p = u.baseAddress else { return true }
+            var continuations = 0
+            var j = 0
+            while n - j >= 8 {
+                let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+                continuations += (w & ~(w << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+                j += 8
+            }
+            while j < n {
+                if p[j] & 0xC0 == 0x80 { continuations += 1 }
+                j += 1
+            }
+            return n - continuations <= limit
+        }
+    }
+
+    /// Whether `s` is exactly `length` lowercase hex digits (a `hexLength` limit).
+    static func isLowercaseHex(_ s: String, length: Int) -> Bool {
+        s.utf8.count == length && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Whether `d` is a whole multiple of `step` (> 0) as the `step` limit reads it; NaN and ±Infinity pass.
+    static func isMultiple(_ d: Double, of step: Double) -> Bool {
+        !(d.isFinite && (d / step).rounded() * step != d)
+    }
+
+    /// Whether two strings hold the same Unicode scalars (``FirestoreValue`` equality, not `==`, which
+    /// also equates canonically equivalent strings).
+    static func sameScalars(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
     }
 
     /// `yyyy-MM-dd` naming a real day of the proleptic Gregorian calendar, year 0001–9999.
