@@ -72,7 +72,8 @@ public enum Simulation {
             throw ScenarioError(file: nil, pointer: "/config/uid", message: "a simulation scenario is for user \(uid)")
         }
         guard scenario.start == start else {
-            throw ScenarioError(file: nil, pointer: "/config/start", message: "a simulation scenario starts at \(start)")
+            throw ScenarioError(
+                file: nil, pointer: "/config/start", message: "a simulation scenario starts at \(start)")
         }
         var world = World(
             options: SimulationOptions(seed: 0, steps: scenario.steps.count, injectedBug: injectedBug),
@@ -440,10 +441,11 @@ struct World {
         // Visible late by up to the whole overlap: the newest visible updatedAt in the collection (a
         // cursor can stand on a tombstone) minus 0…120 s, the edge included.
         let flights = backend.memory.allDocuments.filter { $0.path.contains("/flights/") }
-        let newest = flights.compactMap { doc -> FirestoreTimestamp? in
-            if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
-            return nil
-        }.max() ?? backend.clock.now
+        let newest =
+            flights.compactMap { doc -> FirestoreTimestamp? in
+                if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
+                return nil
+            }.max() ?? backend.clock.now
         let back = tape.pick([0, 30, 60, 119, SchemaConstants.pullOverlapSeconds, SchemaConstants.pullOverlapSeconds])
         // A commit's time is after the document's last one (Firestore's update times only grow).
         var late = backend.clock.now.seconds - newest.seconds + back
@@ -504,7 +506,8 @@ struct World {
             case .delete(let d, let c, let id): try device(d).engine.delete(c, id: id)
             case .open(let d, let id):
                 let dev = device(d)
-                recordUserEdit(device: d, collection: .flights, id: id, changes: ["lastOpenedAt": .timestamp(dev.clock.now)])
+                recordUserEdit(
+                    device: d, collection: .flights, id: id, changes: ["lastOpenedAt": .timestamp(dev.clock.now)])
                 let uploaded = dev.store.row(.flights, id: id)?.fields["igc"]?.mapValue?["uploaded"] == .boolean(true)
                 let before = dev.bucket.requests.count
                 _ = try dev.engine.openFlight(id)
@@ -759,7 +762,9 @@ extension SimulationOutcome {
     /// (replayed with the invariants checked, it breaks the same one).
     public func scenarioBytes() -> [UInt8] {
         let note =
-            failure.map { "Simulation seed \(options.seed)\(options.injectedBug.map { " with \($0.rawValue)" } ?? ""): step \($0.step) broke \($0.violation)" }
+            failure.map {
+                "Simulation seed \(options.seed)\(options.injectedBug.map { " with \($0.rawValue)" } ?? ""): step \($0.step) broke \($0.violation)"
+            }
             ?? "Simulation seed \(options.seed): every invariant held"
         let scenario = Scenario(
             id: "scenario.simulation.seed-\(options.seed)", section: "schema §5", note: note, uid: Simulation.uid,

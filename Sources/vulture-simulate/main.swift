@@ -1,7 +1,7 @@
 import Foundation
 import VultureCommandLine
-import VultureSimulation
 import VultureSchemaCore
+import VultureSimulation
 import VultureSyncEngine
 
 let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
@@ -35,12 +35,15 @@ let usage = """
 let tool = CommandLineTool(name: "vulture-simulate", usage: usage)
 tool.run { arguments in
     let args = try CommandLineArguments(
-        arguments, valueOptions: ["seeds", "start-seed", "steps", "devices", "inject", "replay", "write-scenario", "check"],
+        arguments,
+        valueOptions: ["seeds", "start-seed", "steps", "devices", "inject", "replay", "write-scenario", "check"],
         flags: ["shrink", "trace"])
     _ = try args.positionals()
     func integer(_ name: String, _ fallback: Int) throws -> Int {
         guard let text = args.option(name) else { return fallback }
-        guard let n = Int(text), n >= 0 else { throw UsageError(message: "--\(name) needs a whole number, not \(text)") }
+        guard let n = Int(text), n >= 0 else {
+            throw UsageError(message: "--\(name) needs a whole number, not \(text)")
+        }
         return n
     }
     let steps = try integer("steps", 80)
@@ -63,8 +66,9 @@ tool.run { arguments in
         var shown = outcome
         if args.flag("shrink") {
             shown = Shrinker.shrink(outcome)
-            print("  shrunk from \(outcome.choices.count) decisions and \(outcome.steps.count) steps to "
-                + "\(shown.choices.count) decisions and \(shown.steps.count) steps:")
+            print(
+                "  shrunk from \(outcome.choices.count) decisions and \(outcome.steps.count) steps to "
+                    + "\(shown.choices.count) decisions and \(shown.steps.count) steps:")
             for line in shown.trace { print("    " + line) }
             if let f = shown.failure { print("  still: \(f.violation)") }
         }
@@ -105,7 +109,9 @@ tool.run { arguments in
     while done < count {
         let chunk = min(100, count - done)
         let outcomes = SimulationBatch.run(
-            (0..<chunk).map { SimulationOptions(seed: UInt64(start + done + $0), steps: steps, injectedBug: bug, devices: devices) })
+            (0..<chunk).map {
+                SimulationOptions(seed: UInt64(start + done + $0), steps: steps, injectedBug: bug, devices: devices)
+            })
         for outcome in outcomes where outcome.failure != nil {
             failed += 1
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

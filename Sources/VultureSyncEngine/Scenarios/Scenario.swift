@@ -414,7 +414,8 @@ extension ScenarioStep {
             var m: [String: FirestoreValue] = ["collection": .string(c.rawValue), "changes": .map(changes)]
             if let id { m["id"] = .string(id) }
             return op("save", d, m)
-        case .delete(let d, let c, let id): return op("delete", d, ["collection": .string(c.rawValue), "id": .string(id)])
+        case .delete(let d, let c, let id):
+            return op("delete", d, ["collection": .string(c.rawValue), "id": .string(id)])
         case .open(let d, let id): return op("open", d, ["id": .string(id)])
         case .run(let d, let action, let error):
             return op(action.rawValue, d, error.map { ["error": .string($0)] } ?? [:])
@@ -427,14 +428,16 @@ extension ScenarioStep {
             return op("serverCommit", nil, m)
         case .advance(let seconds, let d): return op("advance", d, ["seconds": .integer(seconds)])
         case .fault(let d, let request, let fault):
-            let text: String = switch fault {
-            case .refuse(let status): status.rawValue
-            case .loseAcknowledgement: "loseAcknowledgement"
-            }
+            let text: String =
+                switch fault {
+                case .refuse(let status): status.rawValue
+                case .loseAcknowledgement: "loseAcknowledgement"
+                }
             return op("fault", d, ["request": .string(request.rawValue), "fault": .string(text)])
         case .storageFault(let d, let request, let failure):
             return op("fault", d, ["request": .string(request.rawValue), "fault": .string(failure.rawValue)])
-        case .entitlements(let d, let list): return op("entitlements", d, ["entitlements": .array(list.map { .string($0) })])
+        case .entitlements(let d, let list):
+            return op("entitlements", d, ["entitlements": .array(list.map { .string($0) })])
         case .clearFaults(let d): return op("clearFaults", d)
         case .expect(let e):
             var m: [String: FirestoreValue] = [:]
@@ -455,9 +458,12 @@ extension ScenarioStep {
             if let bytes = e.storageBytes { m["storageBytes"] = .integer(bytes) }
             if !e.serverCounts.isEmpty {
                 m["serverCounts"] = .map(
-                    Dictionary(uniqueKeysWithValues: e.serverCounts.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
+                    Dictionary(
+                        uniqueKeysWithValues: e.serverCounts.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
             }
-            if !e.commits.isEmpty { m["commits"] = .map(e.commits.mapValues { .array($0.map { .integer(Int64($0)) }) }) }
+            if !e.commits.isEmpty {
+                m["commits"] = .map(e.commits.mapValues { .array($0.map { .integer(Int64($0)) }) })
+            }
             return op("expect", nil, m)
         }
     }
@@ -467,15 +473,15 @@ extension Scenario {
     /// The scenario in the format it is read from.
     public var value: FirestoreValue {
         var config: [String: FirestoreValue] = [
-                "uid": .string(uid), "start": .timestamp(start),
-                "devices": .array(
-                    devices.map { d in
-                        .map([
-                            "name": .string(d.name), "platform": .string(d.platform.rawValue),
-                            "entitlements": .array(d.entitlements.map { .string($0) }),
-                            "clockOffsetSeconds": .integer(d.clockOffsetSeconds),
-                        ])
-                    }),
+            "uid": .string(uid), "start": .timestamp(start),
+            "devices": .array(
+                devices.map { d in
+                    .map([
+                        "name": .string(d.name), "platform": .string(d.platform.rawValue),
+                        "entitlements": .array(d.entitlements.map { .string($0) }),
+                        "clockOffsetSeconds": .integer(d.clockOffsetSeconds),
+                    ])
+                }),
         ]
         if pageSize != Int(SchemaConstants.pullPageSize) { config["pageSize"] = .integer(Int64(pageSize)) }
         return .map([
