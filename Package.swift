@@ -142,6 +142,7 @@ let package = Package(
             name: "VultureConformanceTests",
             dependencies: [
                 "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
+                "VultureSyncEngine",
             ],
             resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),

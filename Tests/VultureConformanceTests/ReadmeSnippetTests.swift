@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureFirestore
+import VultureSyncEngine
 import VultureSyncSchema
 
 /// The README's Swift snippets, compiled and run: each block of README.md appears below line for
@@ -83,6 +84,28 @@ struct MyEncoderImplementation: ConformanceImplementation {
         #expect(page.first?.fields == ["summary": summary, "updatedAt": .timestamp(written)])
     }
 
+    // README snippet 5: VultureSyncEngine, two devices through one in-memory Firestore.
+    @Test func twoDevicesSync() throws {
+        let igc = Data("AXCSAAA\r\nHFDTE081116\r\nB1101355206343N00006198WA0058700558\r\n".utf8)
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_000_000))
+        let server = InMemoryFirestore(clock: clock.source)  // or FirestoreRESTClient against the emulator
+        let bucket = InMemoryCloudStorage()
+        let phone = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "phone", platform: .ios),
+            database: server, storage: bucket, store: InMemoryLocalStore(), clock: clock.source)
+        let tablet = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "tablet", platform: .android),
+            database: server, storage: bucket, store: InMemoryLocalStore(), clock: clock.source)
+        let id = try phone.importFlight(igc: igc, fields: ["inLogbook": .boolean(true)])  // id: SHA-256 of the file
+        try phone.sync()  // pull, push (reserve → upload → mark uploaded), purge
+        clock.advance(seconds: 1)
+        try tablet.sync()
+        #expect(tablet.store.row(.flights, id: id)?.fields == phone.store.row(.flights, id: id)?.fields)
+        #expect(try tablet.openFlight(id) == igc)  // downloaded: uploaded was true, SHA-256 checked
+        #expect(id == DocumentIds.flightId(igcBytes: igc))
+        #expect(tablet.store.row(.flights, id: id)?.fields["inLogbook"] == .boolean(true))
+    }
+
     /// The ```swift blocks of README.md, without their `import` lines, trimmed.
     static func readmeBlocks() throws -> [[String]] {
         let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -109,7 +132,7 @@ struct MyEncoderImplementation: ConformanceImplementation {
 
     @Test func readmeSnippetsAreTheseTests() throws {
         let blocks = try Self.readmeBlocks()
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 5)
         let source = Self.squeezed(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         for (index, block) in blocks.enumerated() {
             #expect(

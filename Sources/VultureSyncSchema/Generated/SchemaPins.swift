@@ -265,6 +265,24 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// field as before.
     case mergedClientTime
 
+    /// sync-rules.tsv pullThenPush, blobReserveUploadMark: Every record write carries a precondition on what the
+    /// device last agreed with the server: exists = false when the server never had the record, else updateTime = the
+    /// agreed version. When it fails the engine reads the document again, merges it (three-way against the agreement)
+    /// and writes again, at most three times. The reserve's storageBytes increment rides in the same commit as the
+    /// record under that precondition, so a reserve retried after a lost answer cannot count its blob twice.
+    case pushPreconditions
+
+    /// sync-rules.tsv cursorLargestUpdatedAt, purgeAge: A device whose cursor is older than the purge age
+    /// (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement of each row
+    /// the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a
+    /// tombstone the server no longer holds is dropped locally.
+    case longAbsenceFullPull
+
+    /// merge-rules.tsv *: A pulled document made again since the device's agreement (its createTime is later than the
+    /// agreed version, or the agreed record said its blob was uploaded and the pulled one no longer names that object
+    /// as uploaded) is merged with no base, as two records that never agreed.
+    case madeAgainWithoutBase
+
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
         switch self {
@@ -325,6 +343,9 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .duplicatesNullPilot: .choice
         case .duplicatesMergeSides: .choice
         case .mergedClientTime: .choice
+        case .pushPreconditions: .choice
+        case .longAbsenceFullPull: .choice
+        case .madeAgainWithoutBase: .choice
         }
     }
 
@@ -445,6 +466,12 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "Each other member is merged into the kept document with no base, the other as local and the kept document as the server (a tie of the default rule keeps the kept one's value), in keep order; the kept document keeps its own blob map."
         case .mergedClientTime:
             "The merged document's clientUpdatedAt is the later of the local and remote ones (the earlier base value never comes back), so merging the result again decides every both-sides-changed field as before."
+        case .pushPreconditions:
+            "Every record write carries a precondition on what the device last agreed with the server: exists = false when the server never had the record, else updateTime = the agreed version. When it fails the engine reads the document again, merges it (three-way against the agreement) and writes again, at most three times. The reserve's storageBytes increment rides in the same commit as the record under that precondition, so a reserve retried after a lost answer cannot count its blob twice."
+        case .longAbsenceFullPull:
+            "A device whose cursor is older than the purge age (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a tombstone the server no longer holds is dropped locally."
+        case .madeAgainWithoutBase:
+            "A pulled document made again since the device's agreement (its createTime is later than the agreed version, or the agreed record said its blob was uploaded and the pulled one no longer names that object as uploaded) is merged with no base, as two records that never agreed."
         }
     }
 }
