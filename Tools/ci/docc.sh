@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the DocC catalogs of the libraries an app imports (VultureSyncSchema, VultureFirestore,
-# VultureConformance) with the toolchain's own docc, warnings as errors. swift-docc-plugin cannot be
+# VultureSyncEngine, VultureConformance) with the toolchain's own docc, warnings as errors. swift-docc-plugin cannot be
 # fetched here, so the symbol graphs come from `swift symbolgraph-extract` over the built modules (VultureSyncSchema
 # with the core module it re-exports), and `docc convert` turns each catalog into an archive.
 # Usage: Tools/ci/docc.sh [OUTPUT_DIR]   (from anywhere; default OUTPUT_DIR: .build/docc)
@@ -10,6 +10,7 @@ cd "$root"
 out=${1:-.build/docc}
 swift build --target VultureConformance
 swift build --target VultureFirestore
+swift build --target VultureSyncEngine
 bin=$(swift build --show-bin-path)
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"
@@ -17,12 +18,15 @@ triple=$(basename "$(dirname "$bin")")
 mkdir -p "$out"
 graphs=$(mktemp -d)
 trap 'rm -rf "$graphs"' EXIT
-for module in VultureSyncSchema VultureFirestore VultureConformance; do
+for module in VultureSyncSchema VultureFirestore VultureSyncEngine VultureConformance; do
   mkdir -p "$graphs/$module"
+  # Only VultureSyncSchema documents the core it re-exports; VultureSyncEngine re-exports
+  # VultureSyncSchema for its callers, but its catalog covers the engine alone.
+  reexported=""
+  [ "$module" = VultureSyncSchema ] && reexported="-experimental-allowed-reexported-modules=VultureSchemaCore"
   swift symbolgraph-extract -module-name "$module" -target "$triple" \
     -I "$modules" -I Sources/CZlib -I Sources/CCrypto \
-    -minimum-access-level public -skip-inherited-docs \
-    -experimental-allowed-reexported-modules=VultureSchemaCore \
+    -minimum-access-level public -skip-inherited-docs $reexported \
     -output-dir "$graphs/$module"
   rm -rf "$out/$module.doccarchive"
   docc convert "Sources/$module/$module.docc" \
@@ -31,4 +35,4 @@ for module in VultureSyncSchema VultureFirestore VultureConformance; do
     --warnings-as-errors \
     --output-dir "$out/$module.doccarchive"
 done
-echo "docc: $out/VultureSyncSchema.doccarchive, $out/VultureFirestore.doccarchive, $out/VultureConformance.doccarchive (no warnings)"
+echo "docc: $out/VultureSyncSchema.doccarchive, $out/VultureFirestore.doccarchive, $out/VultureSyncEngine.doccarchive, $out/VultureConformance.doccarchive (no warnings)"

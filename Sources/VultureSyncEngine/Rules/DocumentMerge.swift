@@ -48,7 +48,7 @@ public struct MergeResult: Sendable, Hashable {
 }
 
 /// The per-field three-way merge of schema §5.3–§5.5, every field dispatched to its row of
-/// `Spec/merge-rules.tsv` by the generated ``MergeRule/rule(for:fieldPath:)``.
+/// `Spec/merge-rules.tsv` by the generated `MergeRule.rule(for:fieldPath:)`.
 ///
 /// - Default: changed on one side (against `base`) → that side; changed on both → the later
 ///   `clientUpdatedAt` (microseconds), a tie → the row's tie (the server). Absent and null are alike.
@@ -69,6 +69,7 @@ public enum DocumentMerge {
     ///     record is new on both sides.
     ///   - local: the local row as a stored-form document.
     ///   - remote: the document pulled from the server.
+    ///   - collection: the collection the document belongs to (its fields' rules).
     ///   - context: what the rules need beyond the documents.
     /// - Returns: the merged document (the new local row) and what to remember.
     public static func merge(

@@ -72,7 +72,7 @@ public struct RecentsTrimChange: Sendable, Hashable {
 /// applied locally after every pull:
 ///
 /// - The flights carrying `lastOpenedAt` are ranked by the trim's `order` rows: newest first, equal
-///   instants by id (ascending UTF-8 bytes). The first `recentsCap` (``SchemaLimits/recentsMax``) keep
+///   instants by id (ascending UTF-8 bytes). The first `recentsCap` (`SchemaLimits.recentsMax`) keep
 ///   their date; beyond them a logbook flight loses its date and a recents-only flight is tombstoned.
 ///   The cap counts rows of every origin (Spec/pins.tsv `recentsCapEveryOrigin`).
 /// - A recents-only flight without a date that came from the server ("stranded") is tombstoned; a

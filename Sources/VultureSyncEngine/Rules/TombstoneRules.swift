@@ -95,7 +95,7 @@ public enum TombstoneRules {
 
     /// The purge: the tombstones whose `deletedAt` is strictly before ``purgeCutoff(now:)``, ordered
     /// by the `order` rows of the tombstones area (oldest first, then by name), in batches of at most
-    /// `purgeBatchWrites` (``SchemaLimits/engineBatchMaxWrites``) deletes. The same batches serve the
+    /// `purgeBatchWrites` (`SchemaLimits.engineBatchMaxWrites`) deletes. The same batches serve the
     /// local store and Firestore.
     public static func purgeBatches(_ tombstones: [PurgeCandidate], now: FirestoreTimestamp) -> [[String]] {
         guard let cutoff = purgeCutoff(now: now) else { return [] }

@@ -396,7 +396,7 @@ struct ScenarioReader {
 }
 
 extension ScenarioStep {
-    /// The step in the scenario format (what ``ScenarioReader`` reads back). An `expect` step is
+    /// The step in the scenario format (what `Scenario.init(_:file:)` reads back). An `expect` step is
     /// written with its server documents, rows, objects and counts.
     public var value: FirestoreValue {
         func op(_ name: String, _ device: String?, _ members: [String: FirestoreValue] = [:]) -> FirestoreValue {

@@ -15,7 +15,7 @@ public protocol ScenarioBackend: AnyObject {
     func advance(seconds: Int64)
 }
 
-/// The in-memory backend: ``InMemoryFirestore`` and ``InMemoryCloudStorage`` on a manual clock.
+/// The in-memory backend: `InMemoryFirestore` and `InMemoryCloudStorage` on a manual clock.
 public final class InMemoryScenarioBackend: ScenarioBackend {
     /// The server's clock.
     public let clock: ManualClock
