@@ -747,9 +747,12 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
     /// fixture says tombstone: true.
     case encode = "encode"
 
-    /// The merge write of an edit (write form): the common fields plus every top-level field whose value differs
-    /// between the agreed and the local record; a cleared field is sent as null, a changed nested map whole (pin
-    /// mergeNestedMapWhole).
+    /// The merge write of an edit as a Firestore write with a mask: the common fields plus every top-level field
+    /// whose value differs between the agreed and the local record, each at its own mask path; a cleared field is
+    /// sent as null, a changed nested map is replaced through its mask path, a settings key per key (pin
+    /// mergeNestedMapWhole); storageBytes moves by $increment with the precondition exists: true. Judged by effect:
+    /// the runner applies this write and the golden's to the case's base (the stored document, with fields this
+    /// version does not know) and compares the results.
     case mergePayload = "merge.payload"
 
     /// A stored document read by a reader and written back in the stored form: absent fields become null (nullable)
@@ -902,7 +905,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .blobUploadCheck: "{}"
         case .blobVerify: "{sizeBytes: integer}"
         case .encode: "{path: string, document: document}"
-        case .mergePayload: "{path: string, document: document}"
+        case .mergePayload: "{path: string, write: write}"
         case .decode: "storedDocument"
         case .validate: "{warnings: [string]}"
         case .settingsFromIOS: "{values: {*settingsKey: settingsEntry}}"
