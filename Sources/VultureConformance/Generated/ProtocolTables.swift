@@ -477,6 +477,28 @@ public enum RuleRegistry {
             example: "a home base at `users/u1/homebases/<id>` whose id is not the SHA-256 of its trimmed, lowered name"
         ),
         RuleEntry(
+            id: "schema.increment-only",
+            meaning:
+                "A write sets a field the schema moves only by $increment (storageBytes) to a value: it overwrites every other device's change made since the writer read it.",
+            section: "schema §2 users/{uid}",
+            example:
+                "a REST Write of users/u1 with `storageBytes: {\"integerValue\": \"12491316\"}` in update and updateMask"
+        ),
+        RuleEntry(
+            id: "schema.empty-map-leaf",
+            meaning:
+                "A write with a mask sets a map through a mask path to {}: an empty map is a leaf and replaces the stored map whole (settings values: {} wipes every setting).",
+            section: "schema §5.1",
+            example: "a CommitRequest whose settings write has `values: {\"mapValue\": {}}` and `values` in updateMask"
+        ),
+        RuleEntry(
+            id: "schema.merge-removes-field",
+            meaning:
+                "A write with a mask deletes (a mask path without a value) a required field or a field this schema version does not know: a merge clears a required field with null and never removes what the writer does not know.",
+            section: "schema §5.1",
+            example: "a REST Write of a flight with `glideRatio` in updateMask and not in update.fields"
+        ),
+        RuleEntry(
             id: "id.empty",
             meaning: "A document id (or a name that becomes one) is the empty string.",
             section: "schema §4",
