@@ -83,7 +83,7 @@ let package = Package(
         // process spawning: this is the library an iOS test target imports).
         .target(
             name: "VultureConformance",
-            dependencies: ["VultureSyncSchema", "VultureSyncEngine", "VultureGoldenResources"]
+            dependencies: ["VultureSyncSchema", "VultureSyncEngine", "VultureFirestore", "VultureGoldenResources"]
         ),
         // A testee run as a child process (`run --testee`): Process, signals, process groups.
         .target(

@@ -1,3 +1,4 @@
+import VultureFirestore
 import VultureSyncSchema
 
 /// One conformance case: a stable id, the schema section it tests, an operation with its input,
@@ -29,11 +30,15 @@ public struct ConformanceCase: Sendable, Hashable {
     /// The pins of `Spec/pins.tsv` the expected answer rests on (the golden's `pins`); a case resting on a
     /// `choice` or `open` pin is `recommended.*`.
     public var pins: [String]
+    /// The stored document an answer's `write` is judged on (the golden's `base`): when present and
+    /// the expected output holds a `write`, the runner applies the golden's write and the answer's to
+    /// it and compares the results (``WriteEffect``; Goldens/FORMAT.md, "Writes"), not the writes.
+    public var base: [String: FirestoreValue]?
 
     /// A case as a golden file states it (Goldens/protocol/README.md).
     public init(
         id: String, section: String, op: String, input: FirestoreValue, expected: Expectation, note: String? = nil,
-        pins: [String] = []
+        pins: [String] = [], base: [String: FirestoreValue]? = nil
     ) {
         self.id = id
         self.section = section
@@ -42,6 +47,7 @@ public struct ConformanceCase: Sendable, Hashable {
         self.expected = expected
         self.note = note
         self.pins = pins
+        self.base = base
     }
 
     /// True unless the id starts with `recommended.`.
@@ -104,6 +110,8 @@ extension ConformanceCase {
             return .skipped(reason: reason)
         case (_, .broken(let message)):
             return .failed(message: message, differences: [])
+        case (.output(let want), .output(let got)) where base != nil && want.mapValue?["write"] != nil:
+            return judgeWrite(want: want, got: got)
         case (.output(let want), .output(let got)):
             let d = TypedComparison.differences(expected: want, actual: got) { SchemaMembers.origin(of: $0, in: self) }
             return d.isEmpty
@@ -118,5 +126,60 @@ extension ConformanceCase {
                 message: "accepted an input that breaks \(want); answered \(CanonicalJSON.compactString(got))",
                 differences: [])
         }
+    }
+}
+
+extension ConformanceCase {
+    /// The request time a case's writes are applied at: the fixture's `context.serverTime`, else
+    /// 2000-01-01T00:00:00Z (both writes take the same one, so only equality matters).
+    var requestTime: FirestoreTimestamp {
+        if case .timestamp(let t)? = input.mapValue?["fixture"]?.mapValue?["context"]?.mapValue?["serverTime"] {
+            return t
+        }
+        return FirestoreTimestamp(unchecked: 946_684_800, 0)
+    }
+
+    /// An output holding a `write`, judged by its effect on ``base`` (``WriteEffect``); the other
+    /// members (`path`) by typed value.
+    func judgeWrite(want: FirestoreValue, got: FirestoreValue) -> CaseOutcome {
+        guard case .map(var wantMembers) = want, case .map(var gotMembers) = got, let base else {
+            return .failed(message: "the answer is not a map {path, write}", differences: [])
+        }
+        let wantWrite = wantMembers.removeValue(forKey: "write") ?? .null
+        guard let gotWrite = gotMembers.removeValue(forKey: "write") else {
+            return .failed(
+                message: "the answer has no write",
+                differences: [ValueDifference(pointer: "/write", kind: .missing, expected: wantWrite, actual: nil)])
+        }
+        var d = TypedComparison.differences(expected: .map(wantMembers), actual: .map(gotMembers))
+        let path: String
+        if case .string(let p)? = wantMembers["path"] { path = p } else { path = "" }
+        let expected: FirestoreWrite
+        do {
+            expected = try WriteEffect.write(from: wantWrite, path: path)
+        } catch {
+            return .failed(message: "the golden's write cannot be read: \(error)", differences: d)
+        }
+        let actual: FirestoreWrite
+        do {
+            actual = try WriteEffect.write(from: gotWrite, path: path)
+        } catch {
+            return .failed(message: "the answer's write is no write (README, Writes): \(error)", differences: d)
+        }
+        let collection: String? = input.mapValue?["collection"].flatMap {
+            if case .string(let s) = $0 { s } else { nil }
+        }
+        let effect = WriteEffect.differences(
+            expected: expected, actual: actual, base: base, path: path, requestTime: requestTime,
+            documentType: collection.flatMap { SyncCollection(rawValue: $0)?.documentType })
+        d += effect
+        guard !d.isEmpty else { return .passed }
+        var message = "output differs from the golden in \(d.count) place(s)"
+        if !effect.isEmpty {
+            message =
+                "the write's effect on the stored base differs from the golden's in \(effect.count) place(s)"
+                + (effect.first?.hint.map { ": \($0)" } ?? "")
+        }
+        return .failed(message: message, differences: d)
     }
 }

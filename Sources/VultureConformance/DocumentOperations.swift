@@ -149,9 +149,10 @@ public struct DocumentFixture: Sendable {
     }
 
     /// The merge write of an edit: the fixture with `"agreed"` and `"local"` records in place of
-    /// `"record"`, both encoded in write form; the changed fields (schema §5.1).
+    /// `"record"`, both encoded in write form; the changed fields with a mask of their paths
+    /// (schema §5.1, ``DocumentEncoder/mergeWrite(from:to:path:documentType:)``).
     static func mergePayload(_ encoder: DocumentEncoder, collection: String, fixture: [String: FirestoreValue])
-        throws(OperationError) -> (path: String, document: [String: FirestoreValue])
+        throws(OperationError) -> (path: String, write: FirestoreWrite)
     {
         guard case .map? = fixture["agreed"], case .map? = fixture["local"] else {
             throw fixtureError("/fixture", "a merge fixture has \"agreed\" and \"local\" records")
@@ -170,7 +171,14 @@ public struct DocumentFixture: Sendable {
             throw fixtureError(
                 "/fixture", "the edit changes the document id (\(agreed.path) → \(local.path)): not a merge")
         }
-        return (local.path, encoder.changedFields(from: agreed.document, to: local.document))
+        do {
+            let write = try encoder.mergeWrite(
+                from: agreed.document, to: local.document, path: local.path,
+                documentType: SyncCollection(rawValue: collection)?.documentType ?? "")
+            return (local.path, write)
+        } catch {
+            throw fixtureError("/fixture/local", "\(error)")
+        }
     }
 }
 
@@ -196,7 +204,7 @@ enum DocumentOperations {
                 let i = try OperationInput(input)
                 let r = try DocumentFixture.mergePayload(
                     encoder, collection: try i.string("collection"), fixture: try i.map("fixture"))
-                return .map(["path": .string(r.path), "document": .map(r.document)])
+                return .map(["path": .string(r.path), "write": WriteEffect.value(of: r.write)])
             },
             "decode": { input throws(OperationError) in
                 let i = try OperationInput(input)

@@ -11,7 +11,8 @@ import VultureSyncSchema
 ///   "write": {…}, "stored": {…}, "note"?, "pins"?}`; it yields the cases `CASE.write` and `CASE.stored`
 ///   (op `encode`, input `{"collection", "form", "fixture"}`, output `{"path", "document"}`).
 /// - `Goldens/vectors/AREA.json` — `{"area": "AREA", "cases": [{"id", "section", "op",
-///   "input", "output" | "error", "note"?, "pins"?}]}`.
+///   "input", "output" | "error", "note"?, "pins"?, "base"?}]}`; `base` is the stored document an
+///   output's `write` is judged on (``WriteEffect``).
 /// Every file is canonical typed JSON (Goldens/FORMAT.md), byte-canonical.
 public struct GoldenSuite: Sendable {
     /// The suite version from Goldens/VERSION.
@@ -172,7 +173,7 @@ public struct GoldenSuite: Sendable {
         for (i, c) in cases.enumerated() {
             let p = "/cases/\(i)"
             guard case .map(let cm) = c else { throw GoldenError(file: file, pointer: p, message: "a case is a map") }
-            let known: Set<String> = ["id", "section", "op", "input", "output", "error", "note", "pins"]
+            let known: Set<String> = ["id", "section", "op", "input", "output", "error", "note", "pins", "base"]
             if let extra = cm.keys.first(where: { !known.contains($0) }) {
                 throw GoldenError(file: file, pointer: JSONPointer.appending(p, extra), message: "unknown case member")
             }
@@ -188,12 +189,21 @@ public struct GoldenSuite: Sendable {
                 throw GoldenError(file: file, pointer: p + "/input", message: "missing")
             }
             let id = try string(cm, "id", file: file, pointer: p)
+            var base: [String: FirestoreValue]? = nil
+            switch cm["base"] {
+            case nil: break
+            case .map(let b)?: base = b
+            default:
+                throw GoldenError(
+                    file: file, pointer: p + "/base",
+                    message: "the base a write is judged on is a stored document (a map)")
+            }
             out.append(
                 ConformanceCase(
                     id: id, section: try string(cm, "section", file: file, pointer: p),
                     op: try string(cm, "op", file: file, pointer: p), input: input, expected: expected,
                     note: try optionalString(cm, "note", file: file, pointer: p),
-                    pins: try pinList(cm, id: id, file: file, pointer: p)))
+                    pins: try pinList(cm, id: id, file: file, pointer: p), base: base))
         }
         return out
     }

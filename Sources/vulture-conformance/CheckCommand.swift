@@ -164,7 +164,7 @@ enum CheckCommand {
     }
 
     /// A vector output: `{"cases": [{"id", "output" | "error" | "skipped"}]}` (the golden's own
-    /// members `area`, `summary`, `section`, `op`, `input` and `note` may be echoed). An entry
+    /// members `area`, `summary`, `section`, `op`, `input`, `note` and `base` may be echoed). An entry
     /// without an id, with an id this file's golden does not have, or given twice is a problem.
     static func collectVectorAnswers(
         _ value: FirestoreValue, golden: FirestoreValue, file: String,
@@ -181,7 +181,7 @@ enum CheckCommand {
         }
         let known = Set(caseIDs(in: golden))
         var seen: Set<String> = []
-        let allowed: Set<String> = ["id", "output", "error", "skipped", "section", "op", "input", "note"]
+        let allowed: Set<String> = ["id", "output", "error", "skipped", "section", "op", "input", "note", "base"]
         for (i, c) in cases.enumerated() {
             let p = "\(file): /cases/\(i)"
             guard case .map(let m) = c, case .string(let id)? = m["id"] else {

@@ -27,6 +27,14 @@ enum ValidateCommand {
         order. A file at users/{uid}.json or users/{uid}/COLLECTION/{id}.json is the document at
         that path, so its collection and id are checked as a REST document name is.
 
+        With --format rest a file may also hold a write as an SDK sends it: a REST Write, CommitRequest
+        or BatchWriteRequest (detected by shape: update, delete or transform; writes). Every write is
+        checked: its path (collection and id), the fields its mask sets (an unknown one a warning,
+        as for documents), the common fields of a merge, updatedAt only as the request-time
+        transform, storageBytes only by increment, no mask path set to an empty map, no mask path
+        deleting a required field or one the schema does not know, tombstones as full replaces.
+        Pointers point into the message (/writes/0/update/fields/values).
+
         Reader errors (not JSON, not canonical typed JSON, not a REST Document) also name
         LINE:COLUMN after FILE. For --format rest the pointers point into the REST file
         (/fields/summary/mapValue/fields/…), and the document name is checked too: its
@@ -135,6 +143,10 @@ enum ValidateCommand {
         do {
             let fields: [String: FirestoreValue]
             var documentType = checks.named?.documentType
+            if checks.rest, WriteMessages.looksLikeWriteMessage(bytes) {
+                let message = try FirestoreRESTJSON.decodeWriteMessage(Array(bytes), file: file)
+                return WriteMessages.check(message, label: label, checks: checks)
+            }
             if checks.rest {
                 let document = try FirestoreRESTJSON.decodeDocument(Array(bytes), file: file)
                 fields = document.fields
@@ -515,5 +527,75 @@ enum DocumentStream {
         }
         print(text, terminator: "")
         return firstLine + lines.count
+    }
+}
+
+/// `validate --format rest` on a REST `Write`, `CommitRequest` or `BatchWriteRequest`: each write
+/// checked by ``SchemaValidator/validate(write:documentType:strict:)``, its violations pointing into
+/// the message.
+enum WriteMessages {
+    /// Whether the text's top-level object has a member only a write message has (`update`,
+    /// `delete`, `transform`, `writes`): a quick look at the bytes, then a parse.
+    static func looksLikeWriteMessage(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let keys: [[UInt8]] = ["\"update\"", "\"delete\"", "\"transform\"", "\"writes\""].map { Array($0.utf8) }
+        guard keys.contains(where: { key in contains(bytes, key) }) else { return false }
+        guard let node = try? StrictJSONReader.parse(Array(bytes)), case .object(let members) = node.kind else {
+            return false
+        }
+        return members.contains { ["update", "delete", "transform", "writes"].contains($0.key) }
+    }
+
+    static func contains(_ bytes: ArraySlice<UInt8>, _ key: [UInt8]) -> Bool {
+        guard bytes.count >= key.count, let first = key.first else { return false }
+        var i = bytes.startIndex
+        while i <= bytes.endIndex - key.count {
+            if bytes[i] == first, bytes[i..<(i + key.count)].elementsEqual(key) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// The violation lines of a message and whether any is an error.
+    static func check(_ message: FirestoreRESTWriteMessage, label: String, checks: ValidateCommand.Checks) -> (
+        text: [String], failed: Bool
+    ) {
+        let writes: [(prefix: String, write: FirestoreWrite)]
+        switch message {
+        case .write(let w, _): writes = [("", w)]
+        case .commitRequest(let r): writes = r.writes.enumerated().map { ("/writes/\($0.offset)", $0.element) }
+        case .batchWriteRequest(let r): writes = r.writes.enumerated().map { ("/writes/\($0.offset)", $0.element) }
+        }
+        var lines: [String] = []
+        var failed = false
+        for (prefix, write) in writes {
+            for found in checks.validator.validate(
+                write: write, documentType: checks.named?.documentType, strict: checks.options.strict)
+            {
+                var v = found.violation
+                v.pointer = prefix + pointer(of: found.place, in: write)
+                lines.append("\(label): \(v)")
+                if v.severity == .error { failed = true }
+            }
+        }
+        return (lines, failed)
+    }
+
+    /// The REST pointer of a place in a write: its name, a value of `update.fields`, a transform, or
+    /// the mask.
+    static func pointer(of place: WriteViolation.Place, in write: FirestoreWrite) -> String {
+        switch place {
+        case .path:
+            return write.isDelete ? "/delete" : "/update/name"
+        case .mask:
+            return "/updateMask/fieldPaths"
+        case .field(let p):
+            let segments = p.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
+            if let path = try? FieldPath(segments), write.transforms.contains(where: { $0.path == path }) {
+                return "/updateTransforms"
+            }
+            return "/update" + FirestoreRESTJSON.documentPointer(forFieldPointer: p, in: write.updateFields)
+        }
     }
 }

@@ -37,6 +37,32 @@ func document(
     }
 }
 
+/// Changes the `write` of `merge.payload` outputs: its fields, its mask (text paths; nil: no mask)
+/// and its precondition.
+func mergeWrite(
+    _ change:
+        @escaping @Sendable (
+            ConformanceCase, inout [String: FirestoreValue], inout [String]?, inout FirestoreValue?
+        ) -> Void
+) -> @Sendable (ConformanceCase, ImplementationAnswer) -> ImplementationAnswer {
+    { c, answer in
+        guard c.op == "merge.payload", case .output(.map(var out)) = answer, case .map(var write)? = out["write"],
+            case .map(var fields)? = write["fields"]
+        else { return answer }
+        var mask: [String]? = nil
+        if case .array(let paths)? = write["mask"] {
+            mask = paths.compactMap { if case .string(let p) = $0 { p } else { nil } }
+        }
+        var precondition = write["precondition"]
+        change(c, &fields, &mask, &precondition)
+        write["fields"] = .map(fields)
+        write["mask"] = mask.map { .array($0.sorted().map { .string($0) }) }
+        write["precondition"] = precondition
+        out["write"] = .map(write)
+        return .output(.map(out))
+    }
+}
+
 func form(_ c: ConformanceCase) -> String? {
     if case .string(let f)? = c.input.mapValue?["form"] { return f }
     return nil
@@ -106,9 +132,10 @@ let mutants: [Mutant] = [
             d["storageBytes"] = .integer(12_408_221 + n)
         }),
     Mutant(
-        name: "a merge write that sends the whole document", caughtBy: "required.merge-payload.flight.comments.android",
-        fault: { c, answer in
-            guard c.op == "merge.payload", case .map(let f)? = c.input.mapValue?["fixture"] else { return answer }
+        name: "a merge write that sends the whole document (a set without a mask)",
+        caughtBy: "required.merge-payload.flight.comments.android",
+        fault: mergeWrite { c, fields, mask, _ in
+            guard case .map(let f)? = c.input.mapValue?["fixture"] else { return }
             var fixture = f
             fixture["record"] = f["local"]
             fixture["agreed"] = nil
@@ -117,13 +144,18 @@ let mutants: [Mutant] = [
             var input = c.input.mapValue ?? [:]
             input["fixture"] = .map(fixture)
             input["form"] = .string("write")
-            return reference.answer(
+            let full = reference.answer(
                 ConformanceCase(id: c.id, section: c.section, op: "encode", input: .map(input), expected: c.expected))
+            guard case .output(.map(let out)) = full, case .map(let document)? = out["document"] else { return }
+            fields = document
+            mask = nil
         }),
     Mutant(
         name: "a cleared field left out of the merge write", caughtBy: "required.merge-payload.flight.clear.android",
-        fault: document(["merge.payload"]) { _, d in
-            d = d.filter { $0.value != .null || $0.key == "deletedAt" }
+        fault: mergeWrite { _, fields, mask, _ in
+            let cleared = fields.filter { $0.value == .null && $0.key != "deletedAt" }.map(\.key)
+            for key in cleared { fields.removeValue(forKey: key) }
+            mask = mask?.filter { !cleared.contains($0) }
         }),
     Mutant(
         name: "a reader that drops unknown fields", caughtBy: "required.decode.flight.unknown-top-level",

@@ -1,4 +1,5 @@
 import Foundation
+import VultureConformance
 import VultureSyncSchema
 
 /// Field-merge payloads, tombstone writes and decoding with unknown fields (schema §2, §5.1, §5.4).
@@ -7,15 +8,20 @@ enum DocumentVectors {
 
     static var file: VectorFile {
         var cases: [VectorDefinition] = []
-        // Merge payloads: only changed fields plus the common fields (schema §5.1).
+        // Merge payloads: only changed fields plus the common fields, as a write with a mask (schema
+        // §5.1), judged by its effect on the stored base: the agreed record as stored plus fields
+        // this schema version does not know (Goldens/FORMAT.md, "Writes").
         func merge(
             _ id: String, _ golden: DocumentGoldenDefinition, _ edit: (inout [String: FirestoreValue]) -> Void,
-            _ note: String, pins: [SchemaPin] = []
+            _ note: String, pins: [SchemaPin] = [],
+            base adjust: (inout [String: FirestoreValue]) -> Void = { $0["glideRatio"] = .double(42.5) }
         ) {
             var f = DocumentGoldens.holdingId(golden)
             let agreed = f["record"] ?? .map([:])
             var local = agreed.mapValue ?? [:]
             edit(&local)
+            var base = storedBase(collection: golden.collection, fixture: f)
+            adjust(&base)
             f.removeValue(forKey: "record")
             f["agreed"] = agreed
             f["local"] = .map(local)
@@ -24,7 +30,7 @@ enum DocumentVectors {
                     VectorDefinition(
                         id: "merge-payload.\(id).\(writer.rawValue)", section: "schema §5.1", op: "merge.payload",
                         input: .map(["collection": .string(golden.collection), "fixture": .map(writer.writing(f))]),
-                        note: note, pins: pins))
+                        note: note, pins: pins, base: base))
             }
         }
         merge(
@@ -46,15 +52,57 @@ enum DocumentVectors {
                 s["analysisVersion"] = .integer(3)
                 s["thermalAltitudeGained"] = .integer(9_702)
                 r["summary"] = .map(s)
-            }, "a changed nested map is sent whole", pins: [.mergeNestedMapWhole])
+            }, "a changed nested map is replaced through its mask path (summary), never merged key by key",
+            pins: [.mergeNestedMapWhole])
         merge(
             "flight.optional-removed", DocumentGoldens.flight,
             { r in
                 var s = r["summary"]?.mapValue ?? [:]
                 s.removeValue(forKey: "thermalAltitudeGained")
                 r["summary"] = .map(s)
-            }, "an optional key removed from a nested map: the map is sent whole without it",
+            },
+            "an optional key removed from a nested map: summary is replaced through its mask path, so "
+                + "summary.thermalAltitudeGained goes; a leaf merge (set(merge: true)) would leave the stored 9615 "
+                + "behind",
             pins: [.mergeNestedMapWhole])
+        merge(
+            "flight.newer-fields-kept", DocumentGoldens.flight, { $0["comments"] = .string("Wave to 5,800 m.") },
+            "the stored flight holds fields this version does not know (glideRatio, winglets); the merge write "
+                + "masks what it changes and leaves them as stored (a full set would remove them)",
+            base: { b in
+                b["glideRatio"] = .double(42.5)
+                b["winglets"] = .map(["span": .double(20.0), "since": ts("2026-05-01T00:00:00Z")])
+            })
+        merge(
+            "settings.no-change", DocumentGoldens.settings, { _ in },
+            "no setting changed: the common fields only; values is not sent (an empty values map in a merge is a "
+                + "leaf and would wipe every stored setting, a newer version's keys among them)",
+            base: { b in
+                var values = b["values"]?.mapValue ?? [:]
+                values["showAirspaceLabels"] = .map([
+                    "v": .boolean(true), "t": .integer(1_790_000_000_000), "d": .string("android-9"),
+                ])
+                b["values"] = .map(values)
+            })
+        merge(
+            "profile.storage-reserve", DocumentGoldens.profile,
+            { r in
+                // The reservation of another record: a map file's content (the golden's storageRef names the flight).
+                r["storageRef"] = .map([
+                    "collection": .string("mapFiles"), "id": .string(String(repeating: "c", count: 64)),
+                ])
+            },
+            "a reservation moves storageBytes by $increment under the precondition exists: true: the stored "
+                + "profile already counts another device's reservation (4,120 bytes more than this writer read), "
+                + "which a value would overwrite, and on a missing profile the write fails instead of creating one",
+            pins: [.profileNoCommonFields],
+            base: { b in
+                if case .integer(let before)? = DocumentGoldens.profile.fixture["storageBytesBefore"] {
+                    b["storageBytes"] = .integer(before + 4_120)
+                }
+                b["glideRatio"] = nil
+                b["plan"] = .string("pro")
+            })
         merge("flight.no-change", DocumentGoldens.flight, { _ in }, "no change: the common fields only")
         merge(
             "homebase.used", DocumentGoldens.homebase, { $0["usedAt"] = ts("2026-04-19T07:45:00Z") },
@@ -184,6 +232,15 @@ enum DocumentVectors {
             pins: [.fieldDefaults])
         return VectorFile(
             area: "documents", summary: "merge payloads, tombstone writes, decoding with unknown fields", cases: cases)
+    }
+
+    /// The stored document a merge write is judged on: the fixture's record (the agreed one) as the
+    /// reference stores it.
+    static func storedBase(collection: String, fixture: [String: FirestoreValue]) -> [String: FirestoreValue] {
+        guard let stored = try? DocumentFixture(collection: collection, fixture: fixture).encode(form: .stored) else {
+            fatalError("the agreed record of a \(collection) merge case does not encode")
+        }
+        return stored.document
     }
 
     /// The stored form of a golden's fixture, encoded by the reference.

@@ -77,6 +77,7 @@ enum GoldenFiles {
             ]
             if let note = d.note { m["note"] = .string(note) }
             if !d.pins.isEmpty { m["pins"] = .array(d.pins.map { .string($0.rawValue) }) }
+            if let base = d.base { m["base"] = .map(base) }
             switch reference.answer(probe) {
             case .output(let o):
                 if let want = d.expectedError {

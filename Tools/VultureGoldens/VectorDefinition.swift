@@ -16,6 +16,9 @@ struct VectorDefinition {
     var expectedError: String? = nil
     /// The pins of `Spec/pins.tsv` the expected answer rests on.
     var pins: [SchemaPin] = []
+    /// The stored document an answer's write is judged on (the golden's `base`; Goldens/FORMAT.md,
+    /// "Writes"), for a case whose output holds a `write`.
+    var base: [String: FirestoreValue]? = nil
 
     /// The case id with its level. An id written with its level already keeps it (GoldenSuite refuses a
     /// level its pins contradict, so `vulture-goldens` stops on one).

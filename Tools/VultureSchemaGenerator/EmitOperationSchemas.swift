@@ -162,6 +162,41 @@ struct OperationSchemaEmitter {
                     )
                 ),
             ])
+        case "write":
+            let path: JSONNode = .object([("type", .string("string"))])
+            return .object([
+                ("type", .string("object")),
+                (
+                    "description",
+                    .string(
+                        "A Firestore write in canonical typed JSON (Goldens/FORMAT.md, Writes): fields with the sentinels inline, the mask (absent: the write replaces the whole document), an optional precondition."
+                    )
+                ),
+                (
+                    "properties",
+                    .object([
+                        ("fields", .object([("type", .string("object"))])),
+                        ("mask", .object([("type", .string("array")), ("items", path)])),
+                        (
+                            "precondition",
+                            .object([
+                                ("type", .string("object")),
+                                (
+                                    "properties",
+                                    .object([
+                                        ("exists", .object([("type", .string("boolean"))])),
+                                        ("updateTime", Self.timestamp),
+                                    ])
+                                ),
+                                ("minProperties", .integer(1)), ("maxProperties", .integer(1)),
+                                ("additionalProperties", .bool(false)),
+                            ])
+                        ),
+                    ])
+                ),
+                ("required", .array([.string("fields")])),
+                ("additionalProperties", .bool(false)),
+            ])
         case "settingsEntry":
             return .object([
                 ("type", .string("object")),

@@ -62,7 +62,8 @@ struct ProtocolTablesEmitter {
                 + "in canonical typed JSON (Goldens/SCHEMA.md, `Goldens/jsonschema/`); `storedMap`, `writeMap` = a "
                 + "document's fields in the stored or the write form, not checked against a collection's schema (the "
                 + "engine rules take partial documents; `storedMap` holds no sentinel); `settingsEntry` = "
-                + "`{v: any, t: integer, d: string}`; `object` any map; `any` any value. Rejections name rule ids "
+                + "`{v: any, t: integer, d: string}`; `write` = a Firestore write in canonical typed JSON, "
+                + "`{fields, mask?, precondition?}` (Goldens/FORMAT.md, Writes); `object` any map; `any` any value. Rejections name rule ids "
                 + "(Rule ids and error codes below); `prefix.*` is every id of that group.",
             "",
         ]

@@ -11,7 +11,8 @@ import VultureSchemaCore
 ///   `collection`, `form` (`write` or `stored`), `fixture`, `mergeFixture` (the fixture form, per
 ///   collection), `document`, `storedDocument` (a document of the input's collection), `storedMap`,
 ///   `writeMap` (a document's fields in the stored or the write form, partial documents allowed),
-///   `settingsEntry` (`{v, t, d}`).
+///   `settingsEntry` (`{v, t, d}`), `write` (a Firestore write in canonical typed JSON:
+///   `{fields, mask?, precondition?}`, README "Writes").
 public indirect enum OperationShape: Hashable, Sendable, CustomStringConvertible {
     /// One member of a map shape.
     public struct Member: Hashable, Sendable {
@@ -38,6 +39,7 @@ public indirect enum OperationShape: Hashable, Sendable, CustomStringConvertible
     public static let names: Set<String> = [
         "string", "integer", "boolean", "null", "any", "object", "bytes", "timestamp", "sha256", "collection", "form",
         "fixture", "mergeFixture", "document", "storedDocument", "storedMap", "writeMap", "settingsEntry",
+        "write",
     ]
 
     /// The key sets `*name:` may name.

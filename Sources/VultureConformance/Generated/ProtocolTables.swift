@@ -477,6 +477,28 @@ public enum RuleRegistry {
             example: "a home base at `users/u1/homebases/<id>` whose id is not the SHA-256 of its trimmed, lowered name"
         ),
         RuleEntry(
+            id: "schema.increment-only",
+            meaning:
+                "A write sets a field the schema moves only by $increment (storageBytes) to a value: it overwrites every other device's change made since the writer read it.",
+            section: "schema §2 users/{uid}",
+            example:
+                "a REST Write of users/u1 with `storageBytes: {\"integerValue\": \"12491316\"}` in update and updateMask"
+        ),
+        RuleEntry(
+            id: "schema.empty-map-leaf",
+            meaning:
+                "A write with a mask sets a map through a mask path to {}: an empty map is a leaf and replaces the stored map whole (settings values: {} wipes every setting).",
+            section: "schema §5.1",
+            example: "a CommitRequest whose settings write has `values: {\"mapValue\": {}}` and `values` in updateMask"
+        ),
+        RuleEntry(
+            id: "schema.merge-removes-field",
+            meaning:
+                "A write with a mask deletes (a mask path without a value) a required field or a field this schema version does not know: a merge clears a required field with null and never removes what the writer does not know.",
+            section: "schema §5.1",
+            example: "a REST Write of a flight with `glideRatio` in updateMask and not in update.fields"
+        ),
+        RuleEntry(
             id: "id.empty",
             meaning: "A document id (or a name that becomes one) is the empty string.",
             section: "schema §4",
@@ -747,9 +769,12 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
     /// fixture says tombstone: true.
     case encode = "encode"
 
-    /// The merge write of an edit (write form): the common fields plus every top-level field whose value differs
-    /// between the agreed and the local record; a cleared field is sent as null, a changed nested map whole (pin
-    /// mergeNestedMapWhole).
+    /// The merge write of an edit as a Firestore write with a mask: the common fields plus every top-level field
+    /// whose value differs between the agreed and the local record, each at its own mask path; a cleared field is
+    /// sent as null, a changed nested map is replaced through its mask path, a settings key per key (pin
+    /// mergeNestedMapWhole); storageBytes moves by $increment with the precondition exists: true. Judged by effect:
+    /// the runner applies this write and the golden's to the case's base (the stored document, with fields this
+    /// version does not know) and compares the results.
     case mergePayload = "merge.payload"
 
     /// A stored document read by a reader and written back in the stored form: absent fields become null (nullable)
@@ -902,7 +927,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .blobUploadCheck: "{}"
         case .blobVerify: "{sizeBytes: integer}"
         case .encode: "{path: string, document: document}"
-        case .mergePayload: "{path: string, document: document}"
+        case .mergePayload: "{path: string, write: write}"
         case .decode: "storedDocument"
         case .validate: "{warnings: [string]}"
         case .settingsFromIOS: "{values: {*settingsKey: settingsEntry}}"

@@ -194,8 +194,11 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// id (UTF-8 byte order).
     case duplicatesKeepOrder
 
-    /// merge-rules.tsv: In a merge write a changed nested map (summary, igc, content, a zone) is sent whole, never
-    /// key by key; a removed optional key is therefore absent from the sent map.
+    /// merge-rules.tsv: In a merge write a changed nested map (summary, igc, content, a zone) is replaced through its
+    /// own mask path (update / set(mergeFields:) semantics: the mask names summary, never its leaves), so a removed
+    /// optional key goes and no stale key stays behind; a map keyed by ids (settings values) is masked per changed
+    /// key (values.sport), so keys the writer does not know survive. Judged by effect (Goldens/FORMAT.md): a leaf
+    /// mask plus a $delete of each removed key is equivalent; a leaf merge (set(merge: true)) is not.
     case mergeNestedMapWhole
 
     /// limits.tsv documentMaxBytes: Firestore's storage size of a nested map counts Σ(field-name size + value size)
@@ -328,7 +331,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .gzipRead: .choice
         case .downloadRawCap: .schema
         case .duplicatesKeepOrder: .choice
-        case .mergeNestedMapWhole: .choice
+        case .mergeNestedMapWhole: .schema
         case .storageSizeNestedMaps: .choice
         case .mergeFieldUnit: .schema
         case .rankedMergeThreeWay: .choice
@@ -437,7 +440,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .duplicatesKeepOrder:
             "Of a duplicate group (risk R4) the flight with the earliest importedAt is kept; a missing importedAt counts as the latest, and equal importedAt keeps the smaller id (UTF-8 byte order)."
         case .mergeNestedMapWhole:
-            "In a merge write a changed nested map (summary, igc, content, a zone) is sent whole, never key by key; a removed optional key is therefore absent from the sent map."
+            "In a merge write a changed nested map (summary, igc, content, a zone) is replaced through its own mask path (update / set(mergeFields:) semantics: the mask names summary, never its leaves), so a removed optional key goes and no stale key stays behind; a map keyed by ids (settings values) is masked per changed key (values.sport), so keys the writer does not know survive. Judged by effect (Goldens/FORMAT.md): a leaf mask plus a $delete of each removed key is equivalent; a leaf merge (set(merge: true)) is not."
         case .storageSizeNestedMaps:
             "Firestore's storage size of a nested map counts Σ(field-name size + value size) over its entries, with neither a name of its own nor the document's 32 extra bytes."
         case .mergeFieldUnit:

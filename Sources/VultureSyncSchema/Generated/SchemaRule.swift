@@ -69,4 +69,19 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// The document id is not what the deterministic id rule gives for its fields. Example: a home base at
     /// `users/u1/homebases/<id>` whose id is not the SHA-256 of its trimmed, lowered name.
     case documentId = "schema.document-id"
+
+    /// A write sets a field the schema moves only by $increment (storageBytes) to a value: it overwrites every other
+    /// device's change made since the writer read it. Example: a REST Write of users/u1 with `storageBytes:
+    /// {"integerValue": "12491316"}` in update and updateMask.
+    case incrementOnly = "schema.increment-only"
+
+    /// A write with a mask sets a map through a mask path to {}: an empty map is a leaf and replaces the stored map
+    /// whole (settings values: {} wipes every setting). Example: a CommitRequest whose settings write has `values:
+    /// {"mapValue": {}}` and `values` in updateMask.
+    case emptyMapLeaf = "schema.empty-map-leaf"
+
+    /// A write with a mask deletes (a mask path without a value) a required field or a field this schema version does
+    /// not know: a merge clears a required field with null and never removes what the writer does not know. Example:
+    /// a REST Write of a flight with `glideRatio` in updateMask and not in update.fields.
+    case mergeRemovesField = "schema.merge-removes-field"
 }

@@ -1,0 +1,187 @@
+extension SchemaValidator {
+    /// Every violation of one write (Firestore's `Write`, README "Writes") against the schema, in
+    /// the order found: its document path (collection and deterministic id, as for a REST document
+    /// name), then its fields.
+    ///
+    /// - A write without a mask is a full write: checked as a document in the write form (every
+    ///   field present, `updatedAt` the server timestamp, `storageBytes` by `$increment`); a
+    ///   tombstone must be one (schema §5.4, pin tombstoneFullReplace).
+    /// - A write with a mask is a merge: every mask path must be a field the schema knows (an unknown
+    ///   one is a `schema.unknown-field` warning, an error when `strict`), its value is checked
+    ///   against that field; it carries the common fields (schema §5.1); `updatedAt` only as the
+    ///   request-time transform (`schema.server-timestamp`); `storageBytes` only by increment
+    ///   (`schema.increment-only`); no mask path set to an empty map (`schema.empty-map-leaf`); no
+    ///   mask path deleting a required field or a field the schema does not know
+    ///   (`schema.merge-removes-field`); never a tombstone (`schema.tombstone`).
+    /// - A delete has nothing to check beyond its path.
+    ///
+    /// Pointers are into the canonical write (`/fields/summary/x`, `/mask`); ``WriteViolation``
+    /// carries the field path so a REST reader can point into its own message.
+    ///
+    /// - Parameters:
+    ///   - write: the write; its path (relative to the database root) names the collection.
+    ///   - documentType: the document type when the path does not tell it (`FlightDocument`).
+    ///   - strict: unknown fields and settings keys are errors.
+    public func validate(write: FirestoreWrite, documentType: String? = nil, strict: Bool = false)
+        -> [WriteViolation]
+    {
+        var out: [WriteViolation] = []
+        func add(_ v: SchemaViolation, _ place: WriteViolation.Place) {
+            out.append(WriteViolation(violation: v, place: place))
+        }
+        let fields = write.fields ?? [:]
+        var type = documentType
+        if let path = write.path {
+            let (t, violations) = pathViolations(path: path, fields: write.mask == nil ? fields : [:])
+            for v in violations { add(v, .path) }
+            type = type ?? t
+        }
+        guard let fieldsOfWrite = write.fields else { return out }
+        guard let type = type ?? inferDocumentType(fields: fieldsOfWrite, path: nil) else {
+            add(
+                SchemaViolation(
+                    pointer: "", rule: SchemaRule.collection.rawValue,
+                    message: "cannot tell the collection from the write's path or fields"), .path)
+            return out
+        }
+        guard let mask = write.mask else {
+            for v in validate(fields, documentType: type, options: ValidationOptions(form: .write, strict: strict)) {
+                add(v, .field(v.pointer))
+            }
+            return out
+        }
+        let options = ValidationOptions(form: .write, strict: strict, mergeWrite: true)
+        if fields["deleted"] == .boolean(true) {
+            add(
+                SchemaViolation(
+                    pointer: "/fields/deleted", rule: SchemaRule.tombstone.rawValue,
+                    message: "a tombstone is written as a full replace, without a mask (schema §5.4, pin "
+                        + "tombstoneFullReplace), so that no stale field survives"), .field("/deleted"))
+        }
+        let top = schema.documentFields(of: type)
+        for path in mask {
+            let fieldPointer = path.segments.reduce("") { JSONPointer.appending($0, $1) }
+            let value = FirestoreValue.map(fields)[path: path]
+            let resolved = field(at: path.segments, in: top)
+            let place: WriteViolation.Place = value == nil ? .mask(path) : .field(fieldPointer)
+            func fail(_ rule: SchemaRule, _ message: String, severity: SchemaViolation.Severity = .error) {
+                add(
+                    SchemaViolation(
+                        pointer: "/fields" + fieldPointer, rule: rule.rawValue, message: message, severity: severity),
+                    place)
+            }
+            guard let resolved else {
+                if value == nil {
+                    fail(
+                        .mergeRemovesField,
+                        "the mask deletes \(path), a field this schema version does not know; a merge never removes "
+                            + "a field the writer does not know (schema §5.1)")
+                } else {
+                    fail(
+                        .unknownField, "the schema has no field \(path)", severity: strict ? .error : .warning)
+                }
+                continue
+            }
+            guard let value else {
+                if case .field(let f) = resolved, f.isRequired {
+                    fail(
+                        .mergeRemovesField,
+                        "the mask deletes \(path), which is required: a merge clears it with null "
+                            + "(Goldens/FORMAT.md), never removes it")
+                }
+                continue
+            }
+            if case .map(let m) = value, m.isEmpty {
+                fail(
+                    .emptyMapLeaf,
+                    "the mask sets \(path) to an empty map, which replaces the stored map whole (every key "
+                        + "gone); mask only the changed keys (\(path).KEY) or leave \(path) out")
+                continue
+            }
+            switch resolved {
+            case .field(let f):
+                if f.writeAs == .increment, !value.isIncrement {
+                    fail(
+                        .incrementOnly,
+                        "\(path) moves only by {\"$increment\": n}; a value overwrites other devices' changes "
+                            + "(schema §5.1)")
+                    continue
+                }
+                var found: [SchemaViolation] = []
+                checkField(value, field: f, pointer: "/fields" + fieldPointer, options: options, into: &found)
+                for v in found { add(v, .field(String(v.pointer.dropFirst("/fields".count)))) }
+            case .settingsEntry(let key):
+                var found: [SchemaViolation] = []
+                checkSettingsEntry(value, key: key, pointer: "/fields" + fieldPointer, options: options, into: &found)
+                for v in found { add(v, .field(String(v.pointer.dropFirst("/fields".count)))) }
+            case .dictionaryValue:
+                break
+            }
+        }
+        if schema.collection(documentType: type)?.hasCommonFields == true {
+            for f in schema.fields(of: SyncSchema.commonFieldsOwner) where f.isRequired {
+                if !mask.contains(where: { $0.segments == [f.name] }) {
+                    add(
+                        SchemaViolation(
+                            pointer: "/mask", rule: SchemaRule.missingField.rawValue,
+                            message: "a merge write carries the common fields (schema §5.1); the mask lacks \(f.name)"),
+                        .mask(FieldPath(unchecked: [f.name])))
+                }
+            }
+        }
+        return out
+    }
+
+    /// What a field path names in the schema.
+    enum ResolvedField {
+        case field(SchemaField)
+        case settingsEntry(String)
+        case dictionaryValue
+    }
+
+    /// The schema field at `segments` through maps and dictionaries, or nil when the schema has none
+    /// (arrays cannot be entered by a field path).
+    func field(at segments: [String], in declared: [SchemaField]) -> ResolvedField? {
+        guard let first = segments.first, let f = declared.first(where: { $0.name == first }) else { return nil }
+        let rest = Array(segments.dropFirst())
+        if rest.isEmpty { return .field(f) }
+        switch f.type {
+        case .map(let owner):
+            return field(at: rest, in: schema.fields(of: owner))
+        case .dictionary(let element):
+            guard element == .map("SettingsEntry") else { return rest.count == 1 ? .dictionaryValue : nil }
+            if rest.count == 1 { return schema.settingsKey(rest[0]) == nil ? nil : .settingsEntry(rest[0]) }
+            guard schema.settingsKey(rest[0]) != nil else { return nil }
+            return field(at: Array(rest.dropFirst()), in: schema.fields(of: "SettingsEntry"))
+        default:
+            return nil
+        }
+    }
+}
+
+/// One violation of a write (``SchemaValidator/validate(write:documentType:strict:)``): the
+/// violation with its pointer into the canonical write, and what it is about.
+public struct WriteViolation: Sendable, Hashable {
+    /// Where in the write a violation lies.
+    public enum Place: Sendable, Hashable {
+        /// The document path (its collection or id).
+        case path
+        /// A value in the write's fields, at this pointer relative to the fields (`/summary/x`).
+        case field(String)
+        /// A mask path without a value (a delete), or the mask as a whole.
+        case mask(FieldPath)
+    }
+
+    /// The violation; its pointer is into the canonical write (`/fields/summary/x`, `/mask`).
+    public var violation: SchemaViolation
+    /// What it is about, for readers that point into another form (REST).
+    public var place: Place
+}
+
+extension FirestoreValue {
+    /// True for an `$increment` sentinel.
+    var isIncrement: Bool {
+        if case .increment = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import VultureConformance
+import VultureSyncSchema
+
+/// `validate --format rest` on writes as an SDK sends them (REST `Write`, `CommitRequest`,
+/// `BatchWriteRequest`), and ``SchemaValidator/validate(write:documentType:strict:)`` beneath it.
+/// A merge.payload golden without a write.
+struct WriteCaseError: Error { var id: String }
+
+@Suite struct ValidateWriteTests {
+    static let database = "projects/demo-vulture/databases/(default)"
+    static let suite = Result { try GoldenSuite.load() }
+
+    /// The golden merge writes, with their paths.
+    static func goldenMergeWrites() throws -> [(id: String, write: FirestoreWrite)] {
+        try suite.get().cases.filter { $0.op == "merge.payload" }.map { c in
+            guard case .output(.map(let out)) = c.expected, case .string(let path)? = out["path"],
+                let value = out["write"]
+            else { throw WriteCaseError(id: c.id) }
+            return (c.id, try WriteEffect.write(from: value, path: path))
+        }
+    }
+
+    @Test func everyGoldenMergeWriteIsValid() throws {
+        let writes = try Self.goldenMergeWrites()
+        #expect(writes.count == 24)  // 12 edits, each written by Android and iOS
+        let validator = SchemaValidator(schema: .vulture)
+        for (id, write) in writes {
+            let found = validator.validate(write: write, strict: true)
+            #expect(found.isEmpty, "\(id): \(found.map(\.violation.description))")
+        }
+    }
+
+    /// The golden settings merge write as a leaf merge of `values: {}`.
+    static func settingsWipe() throws -> FirestoreWrite {
+        let golden = try #require(try goldenMergeWrites().first { $0.id.hasSuffix("settings.no-change.ios") })
+        var fields = try #require(golden.write.fields)
+        fields["values"] = .map([:])
+        return try FirestoreWrite.set(fields, merge: true, path: golden.write.path)
+    }
+
+    @Test func emptyValuesMapIsAnEmptyMapLeaf() throws {
+        let found = SchemaValidator(schema: .vulture).validate(write: try Self.settingsWipe())
+        #expect(found.map(\.violation.rule) == ["schema.empty-map-leaf"])
+        #expect(found.first?.violation.pointer == "/fields/values")
+        #expect(found.first?.place == .field("/values"))
+    }
+
+    @Test func mergeRulesOnAProfileAndAFlight() throws {
+        let validator = SchemaValidator(schema: .vulture)
+        let profile = try FirestoreWrite(
+            path: "users/u1", fields: ["schema": .integer(1), "storageBytes": .integer(12_491_316)],
+            mask: [FieldPath(["schema"]), FieldPath(["storageBytes"]), FieldPath(["createdAt"])])
+        #expect(
+            validator.validate(write: profile).map(\.violation.rule) == [
+                "schema.merge-removes-field", "schema.increment-only",
+            ])
+        let flight = try #require(try Self.goldenMergeWrites().first { $0.id.hasSuffix("flight.comments.android") })
+        var fields = try #require(flight.write.fields)
+        fields["updatedAt"] = .timestamp(try FirestoreTimestamp(seconds: 1_793_527_200, microseconds: 0))
+        fields["deleted"] = .boolean(true)
+        fields["updatedBy"] = nil
+        var mask = try #require(flight.write.mask)
+        mask += [try FieldPath(["glideRatio"]), try FieldPath(["summary", "maximumAltitude"])]
+        let updatedBy = try FieldPath(["updatedBy"])
+        mask.removeAll { $0 == updatedBy }
+        let bad = try FirestoreWrite(path: flight.write.path, fields: fields, mask: mask)
+        let found = validator.validate(write: bad).map { "\($0.violation.pointer) \($0.violation.rule)" }
+        #expect(
+            found == [
+                "/fields/deleted schema.tombstone",
+                "/fields/glideRatio schema.merge-removes-field",
+                "/fields/summary/maximumAltitude schema.merge-removes-field",
+                "/fields/updatedAt schema.server-timestamp",
+                "/mask schema.missing-field",
+            ])
+    }
+}
+
+@Suite(.enabled(if: ConformanceCLI.executable != nil, "vulture-conformance is not built"))
+struct ValidateWriteCommandLineTests {
+    func file(_ bytes: [UInt8], _ name: String) throws -> String {
+        let url = try ConformanceCLI.temporaryDirectory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @Test func commitRequestWithEmptyValuesFails() throws {
+        let request = FirestoreCommitRequest(
+            database: ValidateWriteTests.database, writes: [try ValidateWriteTests.settingsWipe()])
+        let path = try file(try FirestoreRESTJSON.encodeCommitRequest(request), "commit.json")
+        let r = try ConformanceCLI.run(["validate", "--format", "rest", path])
+        #expect(r.status == 1)
+        #expect(
+            r.stdout.split(separator: "\n").map(String.init) == [
+                "\(path): /writes/0/update/fields/values: schema.empty-map-leaf: the mask sets values to an empty "
+                    + "map, which replaces the stored map whole (every key gone); mask only the changed keys "
+                    + "(values.KEY) or leave values out",
+                "0 passed, 1 failed",
+            ])
+    }
+
+    @Test func goldenMergeWritesPassAsRESTMessages() throws {
+        let writes = try ValidateWriteTests.goldenMergeWrites().map(\.write)
+        var paths: [String] = []
+        for (k, w) in writes.prefix(4).enumerated() {
+            paths.append(
+                try file(try FirestoreRESTJSON.encodeWrite(w, database: ValidateWriteTests.database), "w\(k).json"))
+        }
+        let commit = FirestoreCommitRequest(database: ValidateWriteTests.database, writes: writes)
+        paths.append(try file(try FirestoreRESTJSON.encodeCommitRequest(commit), "commit.json"))
+        let batch = FirestoreBatchWriteRequest(
+            database: ValidateWriteTests.database, writes: writes, labels: ["app": "vulture"])
+        paths.append(try file(try FirestoreRESTJSON.encodeBatchWriteRequest(batch), "batch.json"))
+        let r = try ConformanceCLI.run(["validate", "--format", "rest", "--strict"] + paths)
+        #expect(r.stdout == "6 passed, 0 failed\n", "\(r.stdout)")
+        #expect(r.status == 0)
+    }
+
+    @Test func unknownFieldInAMaskIsAWarningUnlessStrict() throws {
+        let w = try FirestoreWrite(
+            path: "users/u1/homebases/x", fields: ["elevation": .double(512.0)], mask: [FieldPath(["elevation"])])
+        let path = try file(try FirestoreRESTJSON.encodeWrite(w, database: ValidateWriteTests.database), "w.json")
+        let lenient = try ConformanceCLI.run(["validate", "--format", "rest", path])
+        #expect(lenient.stdout.contains("\(path): /update/fields/elevation: schema.unknown-field: warning: "))
+        #expect(lenient.stdout.contains("/updateMask/fieldPaths: schema.missing-field:"))
+        let strict = try ConformanceCLI.run(["validate", "--format", "rest", "--strict", path])
+        #expect(strict.stdout.contains("/update/fields/elevation: schema.unknown-field: the schema has no field"))
+        #expect(strict.status == 1)
+    }
+}
