@@ -36,6 +36,8 @@ public enum WriteEffect {
     /// document (and, when `expected` has a precondition, when both fare alike on a missing document).
     ///
     /// - Parameters:
+    ///   - expected: the golden's write.
+    ///   - actual: the testee's write.
     ///   - base: the stored document both writes are applied to (stored form).
     ///   - path: the document path (`users/{uid}/flights/{id}`).
     ///   - requestTime: the commit's request time every server timestamp takes.

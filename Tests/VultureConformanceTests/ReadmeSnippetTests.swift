@@ -68,8 +68,10 @@ struct MyEncoderImplementation: ConformanceImplementation {
         let since = try FirestoreTimestamp(seconds: 1_791_999_880)
         let cursor: FirestoreQuery.Cursor? = nil
         let db = InMemoryFirestore(clock: { serverClock.now() })  // or FirestoreRESTClient(baseURL:projectId:)
+        // mergeFields: summary replaced whole, not leaf-merged
+        let mask = [try FieldPath(["summary"]), try FieldPath(["updatedAt"])]
         let result = try db.commit([
-            try .set(["summary": summary, "updatedAt": .serverTimestamp], merge: true, path: path)
+            try .set(["summary": summary, "updatedAt": .serverTimestamp], mergeFields: mask, path: path)
         ])
         let page = try db.runQuery(
             FirestoreQuery(
