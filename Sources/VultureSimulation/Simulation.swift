@@ -438,14 +438,16 @@ struct World {
             let write = try? FirestoreWrite(
                 path: doc.path, fields: fields, mask: fields.keys.sorted().compactMap { try? FieldPath([$0]) })
         else { return nil }
-        // Visible late by up to the whole overlap: the newest visible updatedAt in the collection (a
-        // cursor can stand on a tombstone) minus 0…120 s, the edge included.
+        // Visible late by up to the whole overlap: the newest updatedAt a cursor can stand on (a
+        // tombstone's, or one purged since: the devices' flight cursors count too) minus 0…120 s,
+        // the edge included.
         let flights = backend.memory.allDocuments.filter { $0.path.contains("/flights/") }
-        let newest =
-            flights.compactMap { doc -> FirestoreTimestamp? in
-                if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
-                return nil
-            }.max() ?? backend.clock.now
+        let visible = flights.compactMap { doc -> FirestoreTimestamp? in
+            if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
+            return nil
+        }
+        let cursors = devices.compactMap { $0.store.state.cursors[.flights] }
+        let newest = (visible + cursors).max() ?? backend.clock.now
         let back = tape.pick([0, 30, 60, 119, SchemaConstants.pullOverlapSeconds, SchemaConstants.pullOverlapSeconds])
         // A commit's time is after the document's last one (Firestore's update times only grow).
         var late = backend.clock.now.seconds - newest.seconds + back
