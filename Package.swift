@@ -51,7 +51,7 @@ let package = Package(
         // signals); no library product includes it, so an app never imports it.
         .target(
             name: "VultureEmulators",
-            dependencies: ["VultureFirestore"]
+            dependencies: ["VultureFirestore", "VultureSyncSchema"]
         ),
         // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
         .target(
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "VultureGoldenResources",
             path: "Goldens",
-            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol"],
+            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol", "firestore.rules"],
             sources: ["GoldenResources.swift"],
             resources: [.copy("VERSION"), .copy("schema"), .copy("vectors")]
         ),

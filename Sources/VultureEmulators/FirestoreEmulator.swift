@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import VultureFirestore
+import VultureSyncSchema
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -199,6 +200,55 @@ public final class FirestoreEmulator: @unchecked Sendable {
                 + (exited ? "exited before it answered" : "did not answer within \(timeout) s") + "; log:\n\(tail)")
     }
 
+    /// Loads security rules for one project (`PUT /emulator/v1/projects/{project}:securityRules`,
+    /// as the Firebase CLI does), replacing the project's earlier rules; requests with a user's
+    /// token are judged by them from then on, `owner` still bypasses them.
+    /// - Parameters:
+    ///   - rules: the rules source (`firestore.rules`).
+    ///   - projectId: the project (``projectId`` unless named).
+    /// - Returns: the emulator's warnings about the rules, one line each
+    ///   (`firestore.rules:59:56: WARNING: Invalid type. …`); empty when they load cleanly.
+    /// - Throws: `FirestoreEmulatorError` with the emulator's message (line and column) when the
+    ///   rules do not compile, or when it does not answer 200.
+    @discardableResult
+    public func loadRules(_ rules: String, projectId: String? = nil) throws -> [String] {
+        let project = projectId ?? self.projectId
+        let body = CanonicalJSON.compactString(
+            .map([
+                "rules": .map([
+                    "files": .array([.map(["name": .string("firestore.rules"), "content": .string(rules)])])
+                ])
+            ]))
+        let url = baseURL.absoluteString + "/emulator/v1/projects/\(project):securityRules"
+        switch Self.http("PUT", url, body: Data(body.utf8), timeout: 60) {
+        case .success((200, let answer)): return Self.ruleIssues(answer)
+        case .success((let status, let answer)):
+            throw FirestoreEmulatorError(
+                "the emulator refused the rules for \(project) (HTTP \(status)): \(answer.prefix(2000))")
+        case .failure(let e):
+            throw e
+        }
+    }
+
+    /// The `issues` of a rules answer as `FILE:LINE:COLUMN: SEVERITY: description` lines.
+    static func ruleIssues(_ answer: String) -> [String] {
+        guard let root = try? CanonicalJSON.decode(Array(answer.utf8), file: "rules answer"),
+            case .array(let issues)? = root[fieldPath: "issues"]
+        else { return [] }
+        return issues.map { issue in
+            func text(_ path: String) -> String {
+                switch issue[fieldPath: path] {
+                case .string(let s)?: s
+                case .integer(let i)?: String(i)
+                default: "?"
+                }
+            }
+            return
+                "\(text("sourcePosition.fileName")):\(text("sourcePosition.line")):\(text("sourcePosition.column")): "
+                + "\(text("severity")): \(text("description"))"
+        }
+    }
+
     /// Deletes every document (`DELETE /emulator/v1/projects/{p}/databases/(default)/documents`).
     /// - Throws: `FirestoreEmulatorError` when the emulator does not answer 200.
     public func reset() throws {
@@ -287,12 +337,17 @@ public final class FirestoreEmulator: @unchecked Sendable {
         var result: Result<(Int, String), FirestoreEmulatorError> = .failure(FirestoreEmulatorError("no answer"))
     }
 
-    /// One blocking HTTP request without a body: (status, body text).
-    static func http(_ method: String, _ url: String, timeout: Double) -> Result<(Int, String), FirestoreEmulatorError>
-    {
+    /// One blocking HTTP request, with a JSON body or none: (status, body text).
+    static func http(_ method: String, _ url: String, body: Data? = nil, timeout: Double) -> Result<
+        (Int, String), FirestoreEmulatorError
+    > {
         guard let u = URL(string: url) else { return .failure(FirestoreEmulatorError("bad URL \(url)")) }
         var request = URLRequest(url: u, timeoutInterval: timeout)
         request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
         let box = Box()
         let done = DispatchSemaphore(value: 0)

@@ -13,6 +13,24 @@ public protocol ScenarioBackend: AnyObject {
     func serverNow() throws(FirestoreError) -> FirestoreTimestamp
     /// Time passes on the server (a real server's clock runs on its own).
     func advance(seconds: Int64)
+    /// The database as a device signed in as `uid` reaches it: on the emulator its requests carry
+    /// the user's ID token, whose `revenueCatEntitlements` claim `entitlements` gives on every
+    /// request (a refreshed token takes effect at once), so security rules judge them. By default
+    /// ``firestore``.
+    func database(signedInAs uid: String, entitlements: @escaping @Sendable () -> [String]) -> FirestoreDatabase
+    /// Where the scenario's clocks start on this backend. By default `scenario.start`; a server
+    /// whose clock is real moves it by whole days to its own time (``EmulatorScenarioBackend``), and
+    /// the replay moves every timestamp of the scenario with it.
+    /// - Throws: `FirestoreError` when the server's time cannot be read.
+    func start(for scenario: Scenario) throws(FirestoreError) -> FirestoreTimestamp
+}
+
+extension ScenarioBackend {
+    public func database(signedInAs uid: String, entitlements: @escaping @Sendable () -> [String])
+        -> FirestoreDatabase
+    { firestore }
+
+    public func start(for scenario: Scenario) throws(FirestoreError) -> FirestoreTimestamp { scenario.start }
 }
 
 /// The in-memory backend: ``InMemoryFirestore`` and ``InMemoryCloudStorage`` on a manual clock.
@@ -36,6 +54,26 @@ public final class InMemoryScenarioBackend: ScenarioBackend {
     public func advance(seconds: Int64) { clock.advance(seconds: seconds) }
 }
 
+/// The entitlements a device's ID token carries, read on every request and changed by an
+/// `entitlements` step.
+final class EntitlementClaims: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: [String]
+    init(_ value: [String]) { self.value = value }
+    var current: [String] {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+        set {
+            lock.lock()
+            value = newValue
+            lock.unlock()
+        }
+    }
+}
+
 /// The outcome of one scenario: every expectation that did not hold, with its JSON pointer.
 public struct ScenarioResult: Sendable {
     /// The scenario's id.
@@ -54,6 +92,8 @@ public enum ScenarioReplay {
     /// One device of a replay: its engine, store, clock and request recorder.
     final class Device {
         let config: Scenario.Device
+        /// The entitlements its ID token carries now.
+        let claims: EntitlementClaims
         let recorder: RecordingFirestore
         let bucket: RecordingCloudStorage
         let store = InMemoryLocalStore()
@@ -66,7 +106,9 @@ public enum ScenarioReplay {
             _ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp, pageSize: Int
         ) {
             self.config = config
-            recorder = RecordingFirestore(backend.firestore)
+            let claims = EntitlementClaims(config.entitlements)
+            self.claims = claims
+            recorder = RecordingFirestore(backend.database(signedInAs: uid, entitlements: { claims.current }))
             bucket = RecordingCloudStorage(backend.storage)
             clock = ManualClock(start.adding(seconds: config.clockOffsetSeconds))
             engine = SyncEngine(
@@ -77,13 +119,21 @@ public enum ScenarioReplay {
         }
 
         func reconfigure(entitlements: [String], backend: ScenarioBackend) {
+            claims.current = entitlements
             engine.refreshToken(entitlements: entitlements)
         }
     }
 
     /// Runs every step; an unexpected error or an expectation that does not hold is a failure (the
     /// replay goes on to report them all).
-    public static func run(_ scenario: Scenario, backend: ScenarioBackend) -> ScenarioResult {
+    public static func run(_ given: Scenario, backend: ScenarioBackend) -> ScenarioResult {
+        var scenario = given
+        do {
+            let start = try backend.start(for: given)
+            if start != given.start { scenario = given.shifted(bySeconds: start.seconds - given.start.seconds) }
+        } catch {
+            return ScenarioResult(id: given.id, failures: ["/config/start: \(error)"], events: [:])
+        }
         var devices: [String: Device] = [:]
         for d in scenario.devices {
             devices[d.name] = Device(
