@@ -49,6 +49,9 @@ public final class EmulatorScenarioBackend: ScenarioBackend {
         throw FirestoreError(.internal, "the clock probe's commit reported no time")
     }
 
+    /// True: server timestamps are the emulator's request times.
+    public var serverClockIsReal: Bool { true }
+
     /// The server's clock is real and runs on its own: nothing moves here (the replay moves the
     /// device clocks).
     public func advance(seconds: Int64) {}

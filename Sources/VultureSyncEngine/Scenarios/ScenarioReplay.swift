@@ -23,6 +23,10 @@ public protocol ScenarioBackend: AnyObject {
     /// the replay moves every timestamp of the scenario with it.
     /// - Throws: `FirestoreError` when the server's time cannot be read.
     func start(for scenario: Scenario) throws(FirestoreError) -> FirestoreTimestamp
+    /// Whether the server's clock is real (the emulator): its timestamps are its request times, so
+    /// an expected server timestamp (`updatedAt`, on the server or in a row) is checked to be a
+    /// timestamp, not its value. By default false.
+    var serverClockIsReal: Bool { get }
 }
 
 extension ScenarioBackend {
@@ -31,6 +35,8 @@ extension ScenarioBackend {
     { firestore }
 
     public func start(for scenario: Scenario) throws(FirestoreError) -> FirestoreTimestamp { scenario.start }
+
+    public var serverClockIsReal: Bool { false }
 }
 
 /// The in-memory backend: ``InMemoryFirestore`` and ``InMemoryCloudStorage`` on a manual clock.
@@ -234,16 +240,25 @@ public enum ScenarioReplay {
         }
     }
 
-    /// Whether `actual` holds every field of `expected` (a null also matches an absent field).
-    static func compare(_ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String)
-        -> [String]
-    {
+    /// Whether `actual` holds every field of `expected` (a null also matches an absent field). With
+    /// `realClock`, a server timestamp field only has to hold a timestamp.
+    static func compare(
+        _ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String, realClock: Bool = false
+    ) -> [String] {
         expected.keys.sorted().compactMap { key in
             let want = expected[key] ?? .null
             let have = actual[key] ?? .null
+            if realClock, serverTimestampFields.contains(key), case .timestamp = want, case .timestamp = have {
+                return nil
+            }
             return want == have ? nil : "\(JSONPointer.appending(p, key)): expected \(want), actual \(have)"
         }
     }
+
+    /// The fields the server sets to its request time (`writeAs` serverTimestamp in Spec/fields.tsv).
+    static let serverTimestampFields = Set(
+        SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).filter { $0.writeAs == .serverTimestamp }.map(
+            \.name))
 
     static func check(
         _ e: ScenarioExpectation, _ p: String, devices: [String: Device], backend: ScenarioBackend, uid: String
@@ -256,7 +271,8 @@ public enum ScenarioReplay {
             case (nil, nil): break
             case (nil, .some): out.append("\(sp): expected no document, found one")
             case (.some, nil): out.append("\(sp): expected a document, found none")
-            case (.some(let want), .some(let have)): out += compare(want, have.fields, sp)
+            case (.some(let want), .some(let have)):
+                out += compare(want, have.fields, sp, realClock: backend.serverClockIsReal)
             }
         }
         for name in e.rows.keys.sorted() {
@@ -274,7 +290,7 @@ public enum ScenarioReplay {
                 case (nil, .some): out.append("\(rp): expected no row, found one")
                 case (.some, nil): out.append("\(rp): expected a row, found none")
                 case (.some(let want), .some(let have)):
-                    out += compare(want.fields, have.fields, rp + "/fields")
+                    out += compare(want.fields, have.fields, rp + "/fields", realClock: backend.serverClockIsReal)
                     if let dirty = want.dirty, dirty != have.isDirty {
                         out.append("\(rp)/dirty: expected \(dirty), actual \(have.isDirty)")
                     }
