@@ -66,7 +66,7 @@ let package = Package(
         // The simulation's command line.
         .executableTarget(
             name: "vulture-simulate",
-            dependencies: ["VultureSimulation", "VultureCommandLine"]
+            dependencies: ["VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore"]
         ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
@@ -136,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSimulationTests",
-            dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore"]
+            dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators"]
         ),
         .testTarget(
             name: "VultureConformanceTests",

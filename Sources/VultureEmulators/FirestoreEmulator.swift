@@ -212,7 +212,17 @@ public final class FirestoreEmulator: @unchecked Sendable {
     ///   rules do not compile, or when it does not answer 200.
     @discardableResult
     public func loadRules(_ rules: String, projectId: String? = nil) throws -> [String] {
-        let project = projectId ?? self.projectId
+        try Self.loadRules(rules, projectId: projectId ?? self.projectId, emulator: baseURL)
+    }
+
+    /// Loads security rules for one project into the emulator at `emulator` (one this process did
+    /// not start: `--emulator HOST:PORT`), as ``loadRules(_:projectId:)`` does.
+    /// - Returns: the emulator's warnings, one line each.
+    /// - Throws: `FirestoreEmulatorError` when the rules do not compile or the emulator does not answer 200.
+    @discardableResult
+    public static func loadRules(_ rules: String, projectId project: String, emulator baseURL: URL) throws
+        -> [String]
+    {
         let body = CanonicalJSON.compactString(
             .map([
                 "rules": .map([
@@ -220,8 +230,8 @@ public final class FirestoreEmulator: @unchecked Sendable {
                 ])
             ]))
         let url = baseURL.absoluteString + "/emulator/v1/projects/\(project):securityRules"
-        switch Self.http("PUT", url, body: Data(body.utf8), timeout: 60) {
-        case .success((200, let answer)): return Self.ruleIssues(answer)
+        switch http("PUT", url, body: Data(body.utf8), timeout: 60) {
+        case .success((200, let answer)): return ruleIssues(answer)
         case .success((let status, let answer)):
             throw FirestoreEmulatorError(
                 "the emulator refused the rules for \(project) (HTTP \(status)): \(answer.prefix(2000))")

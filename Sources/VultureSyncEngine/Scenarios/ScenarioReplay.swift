@@ -60,13 +60,15 @@ public final class InMemoryScenarioBackend: ScenarioBackend {
     public func advance(seconds: Int64) { clock.advance(seconds: seconds) }
 }
 
-/// The entitlements a device's ID token carries, read on every request and changed by an
-/// `entitlements` step.
-final class EntitlementClaims: @unchecked Sendable {
+/// The entitlements a device's ID token carries (its `revenueCatEntitlements` claim, schema §6),
+/// read on every request and changed by an `entitlements` step. Thread-safe.
+public final class EntitlementClaims: @unchecked Sendable {
     private let lock = NSLock()
     private var value: [String]
-    init(_ value: [String]) { self.value = value }
-    var current: [String] {
+    /// A token carrying `value`.
+    public init(_ value: [String]) { self.value = value }
+    /// The entitlements now.
+    public var current: [String] {
         get {
             lock.lock()
             defer { lock.unlock() }
