@@ -15,8 +15,9 @@ import VultureSyncSchema
 /// times) are its request times; ``start(for:)`` moves the scenario by whole days so that its start
 /// falls within the day after the server's now (device clocks a little ahead of the server, times
 /// of day kept); `advance` moves only the device clocks, and a late commit's `updatedAt` is taken
-/// from ``serverNow()``. What a scenario may judge of server time is therefore its order and the
-/// overlap window, never its absolute value.
+/// from ``serverNow()``, and the replay checks an expected `updatedAt` to be a timestamp, not its
+/// value (``serverClockIsReal``). A comparison of a device clock with a server timestamp (the
+/// purge's "on the server for the retention") sees the device ahead by the scenario's advances.
 public final class EmulatorScenarioBackend: ScenarioBackend {
     /// The emulator's REST client with the `owner` token (no rules).
     public let owner: FirestoreRESTClient
