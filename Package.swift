@@ -51,7 +51,7 @@ let package = Package(
         // signals); no library product includes it, so an app never imports it.
         .target(
             name: "VultureEmulators",
-            dependencies: ["VultureFirestore"]
+            dependencies: ["VultureFirestore", "VultureSyncSchema"]
         ),
         // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
         .target(
@@ -66,7 +66,7 @@ let package = Package(
         // The simulation's command line.
         .executableTarget(
             name: "vulture-simulate",
-            dependencies: ["VultureSimulation", "VultureCommandLine"]
+            dependencies: ["VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore"]
         ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "VultureGoldenResources",
             path: "Goldens",
-            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol"],
+            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol", "firestore.rules"],
             sources: ["GoldenResources.swift"],
             resources: [.copy("VERSION"), .copy("schema"), .copy("vectors")]
         ),
@@ -136,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSimulationTests",
-            dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore"]
+            dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators"]
         ),
         .testTarget(
             name: "VultureConformanceTests",

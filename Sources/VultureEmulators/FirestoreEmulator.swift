@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import VultureFirestore
+import VultureSyncSchema
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -51,18 +52,15 @@ public final class FirestoreEmulator: @unchecked Sendable {
     /// The log file of the emulator's output.
     public let logFile: String
 
-    /// The write end of the guardian's standard input (close-on-exec).
-    private let guardianInput: Int32
-    private let lock = NSLock()
-    private var stopped = false
-    private var reaped = false
+    /// The guardian and the emulator it watches.
+    private let process: GuardedProcess
 
-    private init(jar: String, port: Int, projectId: String, pid: Int32, input: Int32, logFile: String) {
+    private init(jar: String, port: Int, projectId: String, process: GuardedProcess, logFile: String) {
         self.jar = jar
         self.port = port
         self.projectId = projectId
-        self.processIdentifier = pid
-        self.guardianInput = input
+        self.processIdentifier = process.processIdentifier
+        self.process = process
         self.logFile = logFile
     }
 
@@ -178,13 +176,15 @@ public final class FirestoreEmulator: @unchecked Sendable {
             (read ignored <&3; kill "$child" 2>/dev/null) &
             wait "$child"
             """
-        let (pid, input) = try spawnGuardian(
-            ["/bin/sh", "-c", script, java, jar, String(port), projectId, log, rulesFile ?? ""])
-        let emulator = FirestoreEmulator(
-            jar: jar, port: port, projectId: projectId, pid: pid, input: input, logFile: log)
+        let process: GuardedProcess
+        do {
+            process = try GuardedProcess.spawn(
+                ["/bin/sh", "-c", script, java, jar, String(port), projectId, log, rulesFile ?? ""])
+        } catch { throw FirestoreEmulatorError("cannot start the Firestore emulator: \(error)") }
+        let emulator = FirestoreEmulator(jar: jar, port: port, projectId: projectId, process: process, logFile: log)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         while DispatchTime.now().uptimeNanoseconds < deadline {
-            if !emulator.guardianIsRunning() { break }
+            if !emulator.process.guardianIsRunning() { break }
             if case .success((200, let body)) = http("GET", emulator.baseURL.absoluteString + "/", timeout: 2),
                 body.hasPrefix("Ok")
             {
@@ -192,12 +192,71 @@ public final class FirestoreEmulator: @unchecked Sendable {
             }
             usleep(100_000)
         }
-        let exited = !emulator.guardianIsRunning()
+        let exited = !emulator.process.guardianIsRunning()
         let tail = (try? String(contentsOfFile: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? "(no log)"
         emulator.stop()
         throw FirestoreEmulatorError(
             "the Firestore emulator on port \(port) "
                 + (exited ? "exited before it answered" : "did not answer within \(timeout) s") + "; log:\n\(tail)")
+    }
+
+    /// Loads security rules for one project (`PUT /emulator/v1/projects/{project}:securityRules`,
+    /// as the Firebase CLI does), replacing the project's earlier rules; requests with a user's
+    /// token are judged by them from then on, `owner` still bypasses them.
+    /// - Parameters:
+    ///   - rules: the rules source (`firestore.rules`).
+    ///   - projectId: the project (``projectId`` unless named).
+    /// - Returns: the emulator's warnings about the rules, one line each
+    ///   (`firestore.rules:59:56: WARNING: Invalid type. …`); empty when they load cleanly.
+    /// - Throws: `FirestoreEmulatorError` with the emulator's message (line and column) when the
+    ///   rules do not compile, or when it does not answer 200.
+    @discardableResult
+    public func loadRules(_ rules: String, projectId: String? = nil) throws -> [String] {
+        try Self.loadRules(rules, projectId: projectId ?? self.projectId, emulator: baseURL)
+    }
+
+    /// Loads security rules for one project into the emulator at `emulator` (one this process did
+    /// not start: `--emulator HOST:PORT`), as ``loadRules(_:projectId:)`` does.
+    /// - Returns: the emulator's warnings, one line each.
+    /// - Throws: `FirestoreEmulatorError` when the rules do not compile or the emulator does not answer 200.
+    @discardableResult
+    public static func loadRules(_ rules: String, projectId project: String, emulator baseURL: URL) throws
+        -> [String]
+    {
+        let body = CanonicalJSON.compactString(
+            .map([
+                "rules": .map([
+                    "files": .array([.map(["name": .string("firestore.rules"), "content": .string(rules)])])
+                ])
+            ]))
+        let url = baseURL.absoluteString + "/emulator/v1/projects/\(project):securityRules"
+        switch http("PUT", url, body: Data(body.utf8), timeout: 60) {
+        case .success((200, let answer)): return ruleIssues(answer)
+        case .success((let status, let answer)):
+            throw FirestoreEmulatorError(
+                "the emulator refused the rules for \(project) (HTTP \(status)): \(answer.prefix(2000))")
+        case .failure(let e):
+            throw e
+        }
+    }
+
+    /// The `issues` of a rules answer as `FILE:LINE:COLUMN: SEVERITY: description` lines.
+    static func ruleIssues(_ answer: String) -> [String] {
+        guard let root = try? CanonicalJSON.decode(Array(answer.utf8), file: "rules answer"),
+            case .array(let issues)? = root[fieldPath: "issues"]
+        else { return [] }
+        return issues.map { issue in
+            func text(_ path: String) -> String {
+                switch issue[fieldPath: path] {
+                case .string(let s)?: s
+                case .integer(let i)?: String(i)
+                default: "?"
+                }
+            }
+            return
+                "\(text("sourcePosition.fileName")):\(text("sourcePosition.line")):\(text("sourcePosition.column")): "
+                + "\(text("severity")): \(text("description"))"
+        }
     }
 
     /// Deletes every document (`DELETE /emulator/v1/projects/{p}/databases/(default)/documents`).
@@ -216,139 +275,13 @@ public final class FirestoreEmulator: @unchecked Sendable {
     /// Stops the emulator and its guardian (the whole process group: SIGTERM, then SIGKILL after
     /// 5 s) and waits until none of its processes is alive. Safe to call more than once.
     public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        if stopped { return }
-        stopped = true
-        close(guardianInput)
-        let group = processIdentifier
-        func wait(seconds: UInt64) {
-            let deadline = DispatchTime.now().uptimeNanoseconds + seconds * 1_000_000_000
-            while isRunningUnlocked, DispatchTime.now().uptimeNanoseconds < deadline { usleep(20_000) }
-        }
-        kill(-group, SIGTERM)
-        wait(seconds: 5)
-        if isRunningUnlocked {
-            kill(-group, SIGKILL)
-            wait(seconds: 5)
-        }
+        guard process.stop() else { return }
         try? FileManager.default.removeItem(atPath: (logFile as NSString).deletingLastPathComponent)
     }
 
     /// Whether any process of the emulator's group is still alive (exited processes not yet
     /// reaped by their parent do not count).
-    public var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return isRunningUnlocked
-    }
-
-    private var isRunningUnlocked: Bool {
-        _ = guardianIsRunning()  // reaps the guardian once it has exited
-        #if os(Linux)
-            return Self.liveMembers(ofGroup: processIdentifier) > 0
-        #else
-            return kill(-processIdentifier, 0) == 0
-        #endif
-    }
-
-    /// Whether the guardian shell still runs; reaps it once it has exited.
-    private func guardianIsRunning() -> Bool {
-        if reaped { return false }
-        var status: Int32 = 0
-        let r = waitpid(processIdentifier, &status, WNOHANG)
-        if r == processIdentifier || (r < 0 && errno == ECHILD) {
-            reaped = true
-            return false
-        }
-        return true
-    }
-
-    #if os(Linux)
-        /// Adds to `actions` the closing of every descriptor from `lowest` up: glibc's
-        /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later, looked up at run time as the
-        /// Glibc module does not export it), else one close per descriptor open now.
-        private static func closeDescriptors(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
-            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-            if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-                let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
-                if closeFrom(&actions, lowest) == 0 { return }
-            }
-            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            for fd in open.compactMap({ Int32($0) }) where fd >= lowest {
-                posix_spawn_file_actions_addclose(&actions, fd)
-            }
-        }
-    #endif
-
-    /// Spawns `argv` in a new process group with an empty signal mask and default signal
-    /// handlers, standard input a pipe whose close-on-exec write end is returned, standard output
-    /// and error /dev/null, and no other descriptor of this process.
-    private static func spawnGuardian(_ argv: [String]) throws -> (pid: Int32, input: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw FirestoreEmulatorError("cannot create a pipe for the emulator") }
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // No other descriptor of this process reaches the emulator: a long-lived child holding the
-        // write end of another child's pipe would keep its reader from ever seeing end of file.
-        #if os(Linux)
-            closeDescriptors(from: 3, in: &actions)
-        #endif
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        #if os(Linux)
-            let closeOthers: Int32 = 0
-        #else
-            let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-        #endif
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP | closeOthers))
-        var cArguments = argv.map { strdup($0) }
-        cArguments.append(nil)
-        defer { for a in cArguments { free(a) } }
-        var pid: Int32 = 0
-        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
-        close(fds[0])
-        guard result == 0 else {
-            close(fds[1])
-            throw FirestoreEmulatorError("cannot start \(argv[0]) for the emulator: error \(result)")
-        }
-        return (pid, fds[1])
-    }
-
-    /// How many processes of process group `group` are alive, from `/proc/*/stat` (zombies, state
-    /// `Z`, excluded).
-    static func liveMembers(ofGroup group: Int32) -> Int {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
-            return kill(-group, 0) == 0 ? 1 : 0
-        }
-        var count = 0
-        for entry in entries where entry.allSatisfy(\.isNumber) {
-            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After "pid (comm)": state, ppid, pgrp, …
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, fields[2] == Substring(String(group)) else { continue }
-            if fields[0] != "Z" { count += 1 }
-        }
-        return count
-    }
+    public var isRunning: Bool { process.isRunning }
 
     // MARK: - One emulator per process
 
@@ -414,12 +347,17 @@ public final class FirestoreEmulator: @unchecked Sendable {
         var result: Result<(Int, String), FirestoreEmulatorError> = .failure(FirestoreEmulatorError("no answer"))
     }
 
-    /// One blocking HTTP request without a body: (status, body text).
-    static func http(_ method: String, _ url: String, timeout: Double) -> Result<(Int, String), FirestoreEmulatorError>
-    {
+    /// One blocking HTTP request, with a JSON body or none: (status, body text).
+    static func http(_ method: String, _ url: String, body: Data? = nil, timeout: Double) -> Result<
+        (Int, String), FirestoreEmulatorError
+    > {
         guard let u = URL(string: url) else { return .failure(FirestoreEmulatorError("bad URL \(url)")) }
         var request = URLRequest(url: u, timeoutInterval: timeout)
         request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
         let box = Box()
         let done = DispatchSemaphore(value: 0)

@@ -24,8 +24,11 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     public let projectId: String
     /// The database id (`(default)`).
     public let databaseId: String
-    /// The bearer token sent as `Authorization: Bearer …`, if any.
-    public let bearerToken: String?
+    /// The bearer token sent as `Authorization: Bearer …` now, if any (read from the token source
+    /// on every request, so a refreshed ID token takes effect at once).
+    public var bearerToken: String? { bearerTokenSource() }
+    /// Where each request's bearer token comes from.
+    private let bearerTokenSource: @Sendable () -> String?
     /// Seconds allowed for each request.
     public let timeout: Double
     private let session: URLSession
@@ -37,14 +40,31 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     ///   - databaseId: the database id, `(default)` unless named.
     ///   - bearerToken: `owner` for the emulator without rules, an access token for a real project.
     ///   - timeout: seconds per request.
-    public init(
+    public convenience init(
         baseURL: URL, projectId: String, databaseId: String = "(default)", bearerToken: String? = nil,
         timeout: Double = 30
+    ) {
+        self.init(
+            baseURL: baseURL, projectId: projectId, databaseId: databaseId, timeout: timeout,
+            bearerTokenSource: { bearerToken })
+    }
+
+    /// A client whose bearer token is asked for on every request: a signed-in user whose ID token
+    /// changes (``EmulatorIdToken`` on the emulator, a refreshed Firebase ID token on a real project).
+    /// - Parameters:
+    ///   - baseURL: scheme, host and port.
+    ///   - projectId: the project id.
+    ///   - databaseId: the database id, `(default)` unless named.
+    ///   - timeout: seconds per request.
+    ///   - bearerTokenSource: the token for the next request; nil sends no `Authorization` header.
+    public init(
+        baseURL: URL, projectId: String, databaseId: String = "(default)", timeout: Double = 30,
+        bearerTokenSource: @escaping @Sendable () -> String?
     ) {
         self.baseURL = baseURL
         self.projectId = projectId
         self.databaseId = databaseId
-        self.bearerToken = bearerToken
+        self.bearerTokenSource = bearerTokenSource
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout

@@ -5,6 +5,9 @@ import VultureSyncSchema
 
 /// The properties every run must keep (README "The simulation").
 public enum Invariant: String, Sendable, Hashable, CaseIterable {
+    /// The server answered every request of the world itself (not an engine invariant: against the
+    /// emulators, a run whose server stopped answering cannot be judged).
+    case serverAnswered
     /// At quiescence every device holds exactly the server's documents.
     case convergence
     /// An edit the server acknowledged is on the server at quiescence unless a later edit of the same
@@ -81,7 +84,7 @@ struct InvariantChecker {
 
     /// The properties of the server state now and since the previous step.
     mutating func afterStep(
-        documents: [FirestoreDocument], storage: InMemoryCloudStorage, pro: Bool, newCommits: [[FirestoreWrite]],
+        documents: [FirestoreDocument], storage: CloudStorage, pro: Bool, newCommits: [[FirestoreWrite]],
         pushes: [[[FirestoreWrite]]]
     ) -> [InvariantViolation] {
         var out: [InvariantViolation] = []

@@ -53,10 +53,16 @@ public enum Simulation {
     static let uid = "u1"
     static let start = (try? FirestoreTimestamp(seconds: 1_792_504_987)) ?? .minimum
 
-    /// Runs the options' seed, or replays `tape` (a recorded or shrunk list of decisions).
-    public static func run(_ options: SimulationOptions, tape: [Int]? = nil) -> SimulationOutcome {
+    /// Runs the options' seed, or replays `tape` (a recorded or shrunk list of decisions), against
+    /// `backend` (nil: a fresh in-memory server, the deterministic default; an
+    /// ``EmulatorScenarioBackend`` of its own: the emulators, where the same seed makes the same
+    /// decisions but the server's timestamps are real, so the trace hash differs from run to run).
+    public static func run(_ options: SimulationOptions, tape: [Int]? = nil, backend: SimulationBackend? = nil)
+        -> SimulationOutcome
+    {
         var world = World(
-            options: options, tape: tape.map(ChoiceTape.init(replaying:)) ?? ChoiceTape(seed: options.seed))
+            options: options, tape: tape.map(ChoiceTape.init(replaying:)) ?? ChoiceTape(seed: options.seed),
+            backend: backend)
         return world.run()
     }
 
@@ -109,17 +115,22 @@ struct World {
         let bucket: RecordingCloudStorage
         let store = InMemoryLocalStore()
         let clock: ManualClock
+        /// The entitlements its ID token carries now.
+        let claims: EntitlementClaims
         var engine: SyncEngine
         var seenRequests = 0
-        /// When it last synced (server time), for the offline-for-90-days case.
-        var lastSync: FirestoreTimestamp
 
-        init(_ config: Scenario.Device, backend: InMemoryScenarioBackend, pageSize: Int, bug: InjectedBug?) {
+        init(
+            _ config: Scenario.Device, backend: SimulationBackend, now: FirestoreTimestamp, pageSize: Int,
+            bug: InjectedBug?
+        ) {
             self.config = config
-            recorder = RecordingFirestore(backend.memory)
-            bucket = RecordingCloudStorage(backend.bucket)
-            clock = ManualClock(backend.clock.now.adding(seconds: config.clockOffsetSeconds))
-            lastSync = backend.clock.now
+            let claims = EntitlementClaims(config.entitlements)
+            self.claims = claims
+            recorder = RecordingFirestore(
+                backend.database(signedInAs: Simulation.uid, entitlements: { claims.current }))
+            bucket = RecordingCloudStorage(backend.storage)
+            clock = ManualClock(now.adding(seconds: config.clockOffsetSeconds))
             engine = SyncEngine(
                 configuration: SyncConfiguration(
                     uid: Simulation.uid, deviceId: "device-\(config.name)", platform: config.platform,
@@ -137,7 +148,15 @@ struct World {
 
     let options: SimulationOptions
     var tape: ChoiceTape
-    let backend = InMemoryScenarioBackend(start: Simulation.start)
+    /// The server: in memory by default, or the emulators.
+    let backend: SimulationBackend
+    /// The world's time: the in-memory server's clock, or (against the emulators, whose clock is
+    /// real) the simulation's start moved to the server's day, moved by every `advance`.
+    let clock: ManualClock
+    /// When the run starts.
+    let start: FirestoreTimestamp
+    /// The first failure of the server to answer (the emulators only): the run cannot be judged.
+    var serverFailure: String?
     var devices: [Device] = []
     var checker = InvariantChecker(uid: Simulation.uid)
     var trace: [String] = []
@@ -159,9 +178,51 @@ struct World {
     var bulkInstant: FirestoreTimestamp?
     var bulkCommits = 0
 
-    init(options: SimulationOptions, tape: ChoiceTape) {
+    init(options: SimulationOptions, tape: ChoiceTape, backend given: SimulationBackend? = nil) {
         self.options = options
         self.tape = tape
+        if let given {
+            backend = given
+            let begin =
+                (try? given.start(
+                    for: Scenario(
+                        id: "", section: "", note: "", uid: Simulation.uid, start: Simulation.start, devices: [],
+                        steps: []))) ?? Simulation.start
+            start = begin
+            clock = ManualClock(begin)
+        } else {
+            let memory = InMemoryScenarioBackend(start: Simulation.start)
+            backend = memory
+            start = Simulation.start
+            clock = memory.clock
+        }
+    }
+
+    /// Every document of the simulated user on the server (an unreachable server is noted and
+    /// reads as empty; the run then fails with ``Invariant/serverAnswered``).
+    mutating func documents() -> [FirestoreDocument] {
+        do {
+            return try backend.documents(uid: Simulation.uid)
+        } catch {
+            serverFailure = serverFailure ?? "listing the documents: \(error)"
+            return []
+        }
+    }
+
+    /// The server's time now: the in-memory clock, or the emulator's (a probe commit).
+    mutating func serverNow() -> FirestoreTimestamp {
+        do {
+            return try backend.serverNow()
+        } catch {
+            serverFailure = serverFailure ?? "reading the server's time: \(error)"
+            return clock.now
+        }
+    }
+
+    /// Time passes: the server's clock where it can be moved, and the world's.
+    func advanceServer(seconds: Int64) {
+        backend.advance(seconds: seconds)
+        if !(backend is InMemoryScenarioBackend) { clock.advance(seconds: seconds) }
     }
 
     mutating func run() -> SimulationOutcome {
@@ -193,13 +254,15 @@ struct World {
         }
         return SimulationOutcome(
             options: options, choices: tape.recorded, trace: trace, steps: steps, devices: configs,
-            pageSize: pageSize, start: Simulation.start, failure: failure)
+            pageSize: pageSize, start: start, failure: failure)
     }
 
     /// The devices of the run, each with its own engine, store, clock and recorders.
     mutating func setUp(_ configs: [Scenario.Device], pageSize: Int) {
         self.pageSize = pageSize
-        devices = configs.map { Device($0, backend: backend, pageSize: pageSize, bug: options.injectedBug) }
+        devices = configs.map {
+            Device($0, backend: backend, now: clock.now, pageSize: pageSize, bug: options.injectedBug)
+        }
         trace.append(
             "devices \(configs.map { "\($0.name):\($0.platform.rawValue)\($0.clockOffsetSeconds)" }) page \(pageSize)")
     }
@@ -223,7 +286,7 @@ struct World {
         let path = (try? BlobPaths.igcObjectPath(uid: Simulation.uid, flightId: id)) ?? ""
         let common: [String: FirestoreValue] = [
             "schema": .integer(SchemaConstants.schemaVersion), "updatedAt": .serverTimestamp,
-            "clientUpdatedAt": .timestamp(Simulation.start), "updatedBy": .string("ballast"),
+            "clientUpdatedAt": .timestamp(start), "updatedBy": .string("ballast"),
             "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
         ]
         var flight = common
@@ -233,8 +296,8 @@ struct World {
         ])
         flight["inLogbook"] = .boolean(true)
         let profile: [String: FirestoreValue] = [
-            "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(Simulation.start),
-            "lastSeenAt": .timestamp(Simulation.start), "platforms": .array([.string("android")]),
+            "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(start),
+            "lastSeenAt": .timestamp(start), "platforms": .array([.string("android")]),
             "storageBytes": .integer(bytes),
             "storageRef": .map(["collection": .string("flights"), "id": .string(id)]),
         ]
@@ -264,7 +327,7 @@ struct World {
     /// the wrong ones. Untouched by the devices' pilots, so only trims clear their dates.
     mutating func bulkRecents() -> ScenarioStep? {
         guard bulkCommits < 2 else { return nil }
-        let instant = bulkInstant ?? backend.clock.now
+        let instant = bulkInstant ?? clock.now
         let half = Self.bulkIds.count / 2
         let ids = bulkCommits == 0 ? Self.bulkIds[..<half] : Self.bulkIds[half...]
         bulkCommits += 1
@@ -347,8 +410,13 @@ struct World {
             }
         case 16: step = bulkRecents()
         default:
-            // A long time offline: the clocks move past the tombstone retention.
-            step = .advance(seconds: SchemaConstants.tombstoneRetentionDays * 86_400 + 3_600, device: nil)
+            // A long time offline: the clocks move past the tombstone retention. Not against a server
+            // whose clock is real (the emulator): its clock would stay behind while the devices' moved,
+            // and the purge, which asks a tombstone to have been on the server for the retention by
+            // its updatedAt, would purge one a device pushed after the season as if it were old.
+            step =
+                backend.serverClockIsReal
+                ? nil : .advance(seconds: SchemaConstants.tombstoneRetentionDays * 86_400 + 3_600, device: nil)
         }
         if let step { perform(step) }
     }
@@ -421,14 +489,15 @@ struct World {
 
     /// Another client edits a live flight on the server, visible late (inside the overlap).
     mutating func lateServerEdit() -> ScenarioStep? {
-        let live = backend.memory.allDocuments.filter {
+        let all = documents()
+        let live = all.filter {
             $0.path.contains("/flights/") && $0.fields["deleted"] != .boolean(true)
                 && $0.id != String(repeating: "f", count: 64)
         }
         guard !live.isEmpty else { return nil }
         let doc = tape.pick(live)
         // The other client's clock is ahead of every device's: its blind edit is the latest by clock too.
-        let clock = devices.map(\.clock.now).max() ?? backend.clock.now
+        let clock = devices.map(\.clock.now).max() ?? self.clock.now
         let fields: [String: FirestoreValue] = [
             "comments": .string("server \(tape.below(100))"), "updatedAt": .serverTimestamp,
             "clientUpdatedAt": .timestamp(clock.adding(seconds: 1)), "updatedBy": .string("device-server"),
@@ -441,18 +510,19 @@ struct World {
         // Visible late by up to the whole overlap: the newest updatedAt a cursor can stand on (a
         // tombstone's, or one purged since: the devices' flight cursors count too) minus 0…120 s,
         // the edge included.
-        let flights = backend.memory.allDocuments.filter { $0.path.contains("/flights/") }
+        let flights = all.filter { $0.path.contains("/flights/") }
+        let now = serverNow()
         let visible = flights.compactMap { doc -> FirestoreTimestamp? in
             if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
             return nil
         }
         let cursors = devices.compactMap { $0.store.state.cursors[.flights] }
-        let newest = (visible + cursors).max() ?? backend.clock.now
+        let newest = (visible + cursors).max() ?? now
         let back = tape.pick([0, 30, 60, 119, SchemaConstants.pullOverlapSeconds, SchemaConstants.pullOverlapSeconds])
         // A commit's time is after the document's last one (Firestore's update times only grow).
-        var late = backend.clock.now.seconds - newest.seconds + back
+        var late = now.seconds - newest.seconds + back
         if case .timestamp(let last)? = doc.fields["updatedAt"] {
-            late = min(late, backend.clock.now.seconds - last.seconds - 1)
+            late = min(late, now.seconds - last.seconds - 1)
         }
         return .serverCommit(writes: [write], lateBySeconds: late > 0 ? late : nil)
     }
@@ -482,7 +552,7 @@ struct World {
             // Made again: the device had it deleted, or never had it while the server holds its tombstone.
             let path = "users/\(Simulation.uid)/\(c.rawValue)/\(id)"
             let row = device(d).store.row(c, id: id)
-            let serverTombstone = (try? backend.memory.get(path))??.fields["deleted"] == .boolean(true)
+            let serverTombstone = (try? backend.firestore.get(path))??.fields["deleted"] == .boolean(true)
             if row?.isTombstone == true || (row == nil && serverTombstone) { checker.revivalsAllowed.insert(path) }
             if row == nil || row?.isTombstone == true {
                 checker.creations[path, default: []].append(device(d).clock.now)
@@ -530,18 +600,17 @@ struct World {
                 case .pull: try dev.engine.pull()
                 case .push: try dev.engine.push()
                 }
-                dev.lastSync = backend.clock.now
                 line += " " + dev.engine.events[before...].map { "\($0)" }.joined(separator: " ")
             case .restart(let d):
                 device(d).restart()
             case .serverCommit(let writes, let late):
-                let visible = backend.clock.now.adding(seconds: -(late ?? 0))
+                let visible = late == nil ? clock.now : serverNow().adding(seconds: -(late ?? 0))
                 let sent = try writes.map { w in
                     var f = w.fields ?? [:]
                     if f["updatedAt"] == .serverTimestamp, late != nil { f["updatedAt"] = .timestamp(visible) }
                     return try FirestoreWrite(path: w.path, fields: f, mask: w.mask, precondition: w.precondition)
                 }
-                _ = try backend.memory.commit(sent)
+                _ = try backend.firestore.commit(sent)
                 recordServerEdits(sent)
                 for w in sent where Self.bulkIds.contains(String((w.path ?? "").split(separator: "/").last ?? "")) {
                     if case .timestamp(let t)? = w.fields?["lastOpenedAt"] { bulkInstant = bulkInstant ?? t }
@@ -550,7 +619,7 @@ struct World {
                 if let d {
                     device(d).clock.advance(seconds: seconds)
                 } else {
-                    backend.advance(seconds: seconds)
+                    advanceServer(seconds: seconds)
                     for dev in devices { dev.clock.advance(seconds: seconds) }
                 }
                 if seconds > SchemaConstants.tombstoneRetentionDays * 86_400 {
@@ -563,7 +632,9 @@ struct World {
                 }
             case .fault(let d, let request, let fault): device(d).recorder.inject(fault, next: request)
             case .storageFault(let d, let request, let failure): device(d).bucket.inject(failure, next: request)
-            case .entitlements(let d, let list): device(d).engine.refreshToken(entitlements: list)
+            case .entitlements(let d, let list):
+                device(d).claims.current = list
+                device(d).engine.refreshToken(entitlements: list)
             case .clearFaults(let d):
                 device(d).recorder.clearFaults()
                 device(d).bucket.clearFaults()
@@ -574,7 +645,7 @@ struct World {
         }
         trace.append(line)
         // Every step moves the server clock a little: commits never share an instant by accident.
-        backend.advance(seconds: 1)
+        advanceServer(seconds: 1)
         for dev in devices { dev.clock.advance(seconds: 1) }
     }
 
@@ -633,10 +704,12 @@ struct World {
             dev.seenRequests = requests.count
         }
         if let v = downloadViolation { return v }
+        let all = documents()
+        if let serverFailure { return InvariantViolation(invariant: .serverAnswered, message: serverFailure) }
         let violations = checker.afterStep(
-            documents: backend.memory.allDocuments, storage: backend.bucket, pro: pro, newCommits: commits,
+            documents: all, storage: backend.storage, pro: pro, newCommits: commits,
             pushes: pushes)
-        for doc in backend.memory.allDocuments where doc.fields["deleted"] == .boolean(true) {
+        for doc in all where doc.fields["deleted"] == .boolean(true) {
             everDeleted.insert(doc.path)
         }
         return violations.first
@@ -704,8 +777,9 @@ struct World {
         }
     }
 
-    func checkQuiescence() -> InvariantViolation? {
-        let docs = backend.memory.allDocuments
+    mutating func checkQuiescence() -> InvariantViolation? {
+        let docs = documents()
+        if let serverFailure { return InvariantViolation(invariant: .serverAnswered, message: serverFailure) }
         if let v = checker.atQuiescence(
             documents: docs, devices: devices.map { ($0.config.name, $0.store as LocalStore) }
         ).first {
@@ -778,11 +852,29 @@ extension SimulationOutcome {
 /// Many independent runs at once, on every core: the outcomes in the order of the options (each
 /// run is its own world, so the order of work changes nothing).
 public enum SimulationBatch {
-    /// Runs every options' seed.
-    public static func run(_ options: [SimulationOptions]) -> [SimulationOutcome] {
+    /// Runs every options' seed, each against a server of its own: in memory, or what `backend`
+    /// makes for the run (an emulator project and bucket of its own); a run whose backend cannot
+    /// be made fails with ``Invariant/serverAnswered``.
+    public static func run(
+        _ options: [SimulationOptions],
+        backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)? = nil
+    ) -> [SimulationOutcome] {
         let results = OutcomeSlots(count: options.count)
         DispatchQueue.concurrentPerform(iterations: options.count) { i in
-            results.set(i, Simulation.run(options[i]))
+            guard let backend else {
+                results.set(i, Simulation.run(options[i]))
+                return
+            }
+            do {
+                results.set(i, Simulation.run(options[i], backend: try backend(options[i])))
+            } catch {
+                results.set(
+                    i,
+                    SimulationOutcome(
+                        options: options[i], choices: [], trace: [], steps: [], devices: [], pageSize: 0,
+                        start: Simulation.start,
+                        failure: (0, InvariantViolation(invariant: .serverAnswered, message: "\(error)"))))
+            }
         }
         return results.all
     }

@@ -1,5 +1,7 @@
 import Foundation
 import VultureCommandLine
+import VultureEmulators
+import VultureFirestore
 import VultureSchemaCore
 import VultureSimulation
 import VultureSyncEngine
@@ -7,16 +9,28 @@ import VultureSyncEngine
 let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
 let usage = """
     usage: vulture-simulate [--seeds N] [--start-seed S] [--steps K] [--devices D] [--inject NAME] [--shrink]
-                            [--write-scenario DIR]
+                            [--write-scenario DIR] [BACKEND]
            vulture-simulate --replay SEED [--steps K] [--devices D] [--inject NAME] [--shrink] [--trace]
-                            [--write-scenario DIR]
+                            [--write-scenario DIR] [BACKEND]
            vulture-simulate --check SCENARIO.json [--inject NAME]
+    BACKEND: --backend memory (the default) | --backend emulator [--emulator HOST:PORT]
+             [--storage-emulator HOST:PORT] [--rules FILE]
 
-    Runs seeded multi-device worlds against the reference sync engine (in memory): 2–4 devices with
+    Runs seeded multi-device worlds against the reference sync engine: 2–4 devices with
     skewed clocks, random imports, edits, opens, deletes, settings, tasks, map files and syncs, and
     faults (refused commits, lost answers, failing pages and uploads, crashes, quota errors, the
     storage cap, a season offline). Every invariant is checked after every step and at the quiet end.
     One seed replays everything.
+
+      --backend memory   the in-memory Firestore and Cloud Storage (deterministic: a seed gives the
+                         same trace hash on every run)
+      --backend emulator the Firestore emulator and fake-gcs-server, each run in an emulator project
+                         and a bucket of its own, the devices signed in as the user with the security
+                         rules loaded; both are started on free loopback ports and stopped at the end,
+                         unless given: --emulator HOST:PORT (a running Firestore emulator),
+                         --storage-emulator HOST:PORT (a running fake-gcs-server). Faults are injected
+                         on the client side; server timestamps are real, so the trace hash varies.
+      --rules FILE       the rules loaded for each run (default Goldens/firestore.rules)
 
       --seeds N          how many seeds to run (default 1000), from --start-seed (default 1)
       --steps K          random steps per run before the quiet end (default 80)
@@ -36,7 +50,10 @@ let tool = CommandLineTool(name: "vulture-simulate", usage: usage)
 tool.run { arguments in
     let args = try CommandLineArguments(
         arguments,
-        valueOptions: ["seeds", "start-seed", "steps", "devices", "inject", "replay", "write-scenario", "check"],
+        valueOptions: [
+            "seeds", "start-seed", "steps", "devices", "inject", "replay", "write-scenario", "check", "backend",
+            "emulator", "storage-emulator", "rules",
+        ],
         flags: ["shrink", "trace"])
     _ = try args.positionals()
     func integer(_ name: String, _ fallback: Int) throws -> Int {
@@ -59,6 +76,18 @@ tool.run { arguments in
         bug = b
     }
     let scenarioDirectory = args.option("write-scenario").map { URL(fileURLWithPath: $0) }
+    let servers = try EmulatorServers(args)
+    defer { servers?.stop() }
+    if servers != nil, args.flag("shrink") {
+        throw UsageError(message: "--shrink runs in memory: replay the seed with --backend memory --shrink")
+    }
+    if servers != nil, args.option("check") != nil {
+        throw UsageError(message: "--check replays in memory: leave out --backend emulator")
+    }
+    var backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)?
+    if let servers {
+        backend = { options in try servers.backend(seed: options.seed) }
+    }
 
     func report(_ outcome: SimulationOutcome) throws {
         guard let failure = outcome.failure else { return }
@@ -93,7 +122,8 @@ tool.run { arguments in
     }
     if let replay = args.option("replay") {
         guard let seed = UInt64(replay) else { throw UsageError(message: "--replay needs a seed, not \(replay)") }
-        let outcome = Simulation.run(SimulationOptions(seed: seed, steps: steps, injectedBug: bug, devices: devices))
+        let options = SimulationOptions(seed: seed, steps: steps, injectedBug: bug, devices: devices)
+        guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
         if args.flag("trace") { for line in outcome.trace { print(line) } }
         print("trace \(outcome.traceHash)")
         try report(outcome)
@@ -111,7 +141,7 @@ tool.run { arguments in
         let outcomes = SimulationBatch.run(
             (0..<chunk).map {
                 SimulationOptions(seed: UInt64(start + done + $0), steps: steps, injectedBug: bug, devices: devices)
-            })
+            }, backend: backend)
         for outcome in outcomes where outcome.failure != nil {
             failed += 1
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -124,4 +154,70 @@ tool.run { arguments in
     if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
     print("\(count - failed) passed, \(failed) failed")
     return failed == 0 ? 0 : 1
+}
+
+/// `--backend emulator`: the Firestore emulator and fake-gcs-server (started here, or given by
+/// address) and the security rules each run's project gets.
+final class EmulatorServers: Sendable {
+    let firestoreURL: URL
+    let storageURL: URL
+    let rules: String
+    let startedFirestore: FirestoreEmulator?
+    let startedStorage: CloudStorageEmulator?
+
+    /// nil for `--backend memory` (or none).
+    /// - Throws: `UsageError` for a bad option; an emulator's error when one cannot start.
+    init?(_ args: CommandLineArguments) throws {
+        switch args.option("backend") ?? "memory" {
+        case "memory":
+            for name in ["emulator", "storage-emulator", "rules"] where args.option(name) != nil {
+                throw UsageError(message: "--\(name) needs --backend emulator")
+            }
+            return nil
+        case "emulator": break
+        case let other: throw UsageError(message: "--backend is memory or emulator, not \(other)")
+        }
+        func address(_ name: String) throws -> URL? {
+            guard let text = args.option(name) else { return nil }
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port),
+                let url = URL(string: "http://\(parts[0]):\(port)")
+            else { throw UsageError(message: "--\(name) needs HOST:PORT, not \(text)") }
+            return url
+        }
+        let rulesPath = args.option("rules") ?? "Goldens/firestore.rules"
+        guard let text = try? String(contentsOfFile: rulesPath, encoding: .utf8) else {
+            throw UsageError(
+                message: "cannot read the security rules \(rulesPath) (run in the package root, or give --rules FILE)")
+        }
+        rules = text
+        let firestoreGiven = try address("emulator")
+        let storageGiven = try address("storage-emulator")
+        startedFirestore = firestoreGiven == nil ? try FirestoreEmulator.start() : nil
+        do {
+            startedStorage = storageGiven == nil ? try CloudStorageEmulator.start() : nil
+        } catch {
+            startedFirestore?.stop()
+            throw error
+        }
+        firestoreURL = firestoreGiven ?? startedFirestore?.baseURL ?? URL(fileURLWithPath: "/")
+        storageURL = storageGiven ?? startedStorage?.baseURL ?? URL(fileURLWithPath: "/")
+    }
+
+    /// A backend of its own for one seed: project `demo-vulture-sim-PID-SEED` with the rules, and a
+    /// bucket of the same name.
+    func backend(seed: UInt64) throws -> SimulationBackend {
+        let name = "demo-vulture-sim-\(getpid())-\(seed)"
+        let issues = try FirestoreEmulator.loadRules(rules, projectId: name, emulator: firestoreURL)
+        if !issues.isEmpty { throw FirestoreEmulatorError("the rules load with warnings: \(issues)") }
+        let bucket = CloudStorageRESTClient(baseURL: storageURL, bucket: name)
+        try bucket.createBucket(project: name)
+        return EmulatorScenarioBackend(firestoreURL: firestoreURL, projectId: name, bucket: bucket)
+    }
+
+    /// Stops what this process started.
+    func stop() {
+        startedFirestore?.stop()
+        startedStorage?.stop()
+    }
 }

@@ -164,6 +164,26 @@ extension FirestoreTimestamp {
         #expect(a.events.contains(.reconciled(.flights, id: id)))
     }
 
+    /// With security rules, Firestore judges the rules before the preconditions: the retried
+    /// reservation is refused with PERMISSION_DENIED (its increment no longer matches the record's
+    /// blob change), not ALREADY_EXISTS — seen on the Firestore emulator with Goldens/firestore.rules.
+    /// The engine reads the record again as for a failed precondition, and counts the file once.
+    @Test func aRetriedReservationRefusedByTheRulesIsReconciled() throws {
+        let world = World()
+        let (a, store, _) = world.device("a")
+        try a.sync()
+        let id = try a.importFlight(igc: EngineTests.igc)
+        world.firestore.inject(.loseAcknowledgement, next: .commit)
+        world.firestore.inject(.refuse(.permissionDenied), next: .commit)
+        try a.sync()
+        let profile = try #require(try world.memory.get("users/u1"))
+        let doc = try #require(try world.memory.get("users/u1/flights/\(id)"))
+        #expect(profile.fields["storageBytes"] == doc.fields["igc"]?.mapValue?["gzBytes"])
+        #expect(doc.fields["igc"]?.mapValue?["uploaded"] == .boolean(true))
+        #expect(store.row(.flights, id: id)?.isDirty == false)
+        #expect(a.events.contains(.reconciled(.flights, id: id)))
+    }
+
     @Test func aDailyQuotaErrorPausesUntilTheNextDayAndLosesNothing() throws {
         let world = World()
         let (a, store, clock) = world.device("a")

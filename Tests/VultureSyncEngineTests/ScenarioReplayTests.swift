@@ -23,9 +23,14 @@ import VultureSyncSchema
         ])
     }
 
-    @Test func aHomebaseSavedOnOneDeviceIsOnTheOther() throws {
+    /// A homebase saved on device a is, after both sync, on the server and on device b.
+    static func homebaseScenario() throws -> Scenario {
         let id = DocumentIds.homebaseId(name: "Aachen")
-        let value = Self.scenario([
+        return try Scenario(homebaseSteps(id))
+    }
+
+    static func homebaseSteps(_ id: String) -> FirestoreValue {
+        Self.scenario([
             .map([
                 "op": .string("save"), "device": .string("a"), "collection": .string("homebases"),
                 "changes": .map(["name": .string("Aachen"), "latitude": .double(50.8), "longitude": .double(6.2)]),
@@ -43,7 +48,11 @@ import VultureSyncSchema
                 ]),
             ]),
         ])
-        let scenario = try Scenario(value)
+    }
+
+    @Test func aHomebaseSavedOnOneDeviceIsOnTheOther() throws {
+        let id = DocumentIds.homebaseId(name: "Aachen")
+        let scenario = try Self.homebaseScenario()
         let result = ScenarioReplay.run(scenario, backend: InMemoryScenarioBackend(start: scenario.start))
         #expect(result.failures == [])
 

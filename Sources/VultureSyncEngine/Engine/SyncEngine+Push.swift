@@ -259,7 +259,7 @@ extension SyncEngine {
                 store.state.profile?["storageBytes"] = .integer(storageBytes + gz)
                 events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
                 try commitStore()
-            } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) {
+            } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
                 try reconcile(collection, id: row.id)
             }
         }
@@ -267,6 +267,14 @@ extension SyncEngine {
 
     /// The statuses of a precondition that did not hold.
     static let preconditionFailures: Set<FirestoreStatus> = [.failedPrecondition, .alreadyExists, .notFound]
+
+    /// The statuses of a blob batch (a reservation, a counted tombstone) whose record must be read
+    /// again: a precondition that did not hold, or the security rules' refusal — Firestore judges
+    /// the rules before the preconditions, and the rules refuse a retried batch whose first try
+    /// landed (its `storageBytes` change no longer matches the record's blob change) and a
+    /// reservation past a cap another device filled; the fresh profile then says which
+    /// (Goldens/firestore.rules; seen on the Firestore emulator).
+    static let blobBatchRefusals: Set<FirestoreStatus> = preconditionFailures.union([.permissionDenied])
 
     /// Reads a record again after a precondition failed and merges it: the server's version is the
     /// new base (a reservation that did land is kept, not made twice).
@@ -307,7 +315,7 @@ extension SyncEngine {
                 _ = try commitBatch(collection, rows: [row], writes: writes)
                 store.state.profile?["storageBytes"] = .integer(storageBytes + released.storageBytesDelta)
                 try commitStore()
-            } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) {
+            } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
                 try reconcile(collection, id: row.id)
                 continue
             }

@@ -13,6 +13,30 @@ public protocol ScenarioBackend: AnyObject {
     func serverNow() throws(FirestoreError) -> FirestoreTimestamp
     /// Time passes on the server (a real server's clock runs on its own).
     func advance(seconds: Int64)
+    /// The database as a device signed in as `uid` reaches it: on the emulator its requests carry
+    /// the user's ID token, whose `revenueCatEntitlements` claim `entitlements` gives on every
+    /// request (a refreshed token takes effect at once), so security rules judge them. By default
+    /// ``firestore``.
+    func database(signedInAs uid: String, entitlements: @escaping @Sendable () -> [String]) -> FirestoreDatabase
+    /// Where the scenario's clocks start on this backend. By default `scenario.start`; a server
+    /// whose clock is real moves it by whole days to its own time (``EmulatorScenarioBackend``), and
+    /// the replay moves every timestamp of the scenario with it.
+    /// - Throws: `FirestoreError` when the server's time cannot be read.
+    func start(for scenario: Scenario) throws(FirestoreError) -> FirestoreTimestamp
+    /// Whether the server's clock is real (the emulator): its timestamps are its request times, so
+    /// an expected server timestamp (`updatedAt`, on the server or in a row) is checked to be a
+    /// timestamp, not its value. By default false.
+    var serverClockIsReal: Bool { get }
+}
+
+extension ScenarioBackend {
+    public func database(signedInAs uid: String, entitlements: @escaping @Sendable () -> [String])
+        -> FirestoreDatabase
+    { firestore }
+
+    public func start(for scenario: Scenario) throws(FirestoreError) -> FirestoreTimestamp { scenario.start }
+
+    public var serverClockIsReal: Bool { false }
 }
 
 /// The in-memory backend: `InMemoryFirestore` and `InMemoryCloudStorage` on a manual clock.
@@ -36,6 +60,28 @@ public final class InMemoryScenarioBackend: ScenarioBackend {
     public func advance(seconds: Int64) { clock.advance(seconds: seconds) }
 }
 
+/// The entitlements a device's ID token carries (its `revenueCatEntitlements` claim, schema §6),
+/// read on every request and changed by an `entitlements` step. Thread-safe.
+public final class EntitlementClaims: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: [String]
+    /// A token carrying `value`.
+    public init(_ value: [String]) { self.value = value }
+    /// The entitlements now.
+    public var current: [String] {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+        set {
+            lock.lock()
+            value = newValue
+            lock.unlock()
+        }
+    }
+}
+
 /// The outcome of one scenario: every expectation that did not hold, with its JSON pointer.
 public struct ScenarioResult: Sendable {
     /// The scenario's id.
@@ -54,6 +100,8 @@ public enum ScenarioReplay {
     /// One device of a replay: its engine, store, clock and request recorder.
     final class Device {
         let config: Scenario.Device
+        /// The entitlements its ID token carries now.
+        let claims: EntitlementClaims
         let recorder: RecordingFirestore
         let bucket: RecordingCloudStorage
         let store = InMemoryLocalStore()
@@ -66,7 +114,9 @@ public enum ScenarioReplay {
             _ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp, pageSize: Int
         ) {
             self.config = config
-            recorder = RecordingFirestore(backend.firestore)
+            let claims = EntitlementClaims(config.entitlements)
+            self.claims = claims
+            recorder = RecordingFirestore(backend.database(signedInAs: uid, entitlements: { claims.current }))
             bucket = RecordingCloudStorage(backend.storage)
             clock = ManualClock(start.adding(seconds: config.clockOffsetSeconds))
             engine = SyncEngine(
@@ -77,13 +127,21 @@ public enum ScenarioReplay {
         }
 
         func reconfigure(entitlements: [String], backend: ScenarioBackend) {
+            claims.current = entitlements
             engine.refreshToken(entitlements: entitlements)
         }
     }
 
     /// Runs every step; an unexpected error or an expectation that does not hold is a failure (the
     /// replay goes on to report them all).
-    public static func run(_ scenario: Scenario, backend: ScenarioBackend) -> ScenarioResult {
+    public static func run(_ given: Scenario, backend: ScenarioBackend) -> ScenarioResult {
+        var scenario = given
+        do {
+            let start = try backend.start(for: given)
+            if start != given.start { scenario = given.shifted(bySeconds: start.seconds - given.start.seconds) }
+        } catch {
+            return ScenarioResult(id: given.id, failures: ["/config/start: \(error)"], events: [:])
+        }
         var devices: [String: Device] = [:]
         for d in scenario.devices {
             devices[d.name] = Device(
@@ -184,16 +242,25 @@ public enum ScenarioReplay {
         }
     }
 
-    /// Whether `actual` holds every field of `expected` (a null also matches an absent field).
-    static func compare(_ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String)
-        -> [String]
-    {
+    /// Whether `actual` holds every field of `expected` (a null also matches an absent field). With
+    /// `realClock`, a server timestamp field only has to hold a timestamp.
+    static func compare(
+        _ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String, realClock: Bool = false
+    ) -> [String] {
         expected.keys.sorted().compactMap { key in
             let want = expected[key] ?? .null
             let have = actual[key] ?? .null
+            if realClock, serverTimestampFields.contains(key), case .timestamp = want, case .timestamp = have {
+                return nil
+            }
             return want == have ? nil : "\(JSONPointer.appending(p, key)): expected \(want), actual \(have)"
         }
     }
+
+    /// The fields the server sets to its request time (`writeAs` serverTimestamp in Spec/fields.tsv).
+    static let serverTimestampFields = Set(
+        SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).filter { $0.writeAs == .serverTimestamp }.map(
+            \.name))
 
     static func check(
         _ e: ScenarioExpectation, _ p: String, devices: [String: Device], backend: ScenarioBackend, uid: String
@@ -206,7 +273,8 @@ public enum ScenarioReplay {
             case (nil, nil): break
             case (nil, .some): out.append("\(sp): expected no document, found one")
             case (.some, nil): out.append("\(sp): expected a document, found none")
-            case (.some(let want), .some(let have)): out += compare(want, have.fields, sp)
+            case (.some(let want), .some(let have)):
+                out += compare(want, have.fields, sp, realClock: backend.serverClockIsReal)
             }
         }
         for name in e.rows.keys.sorted() {
@@ -224,7 +292,7 @@ public enum ScenarioReplay {
                 case (nil, .some): out.append("\(rp): expected no row, found one")
                 case (.some, nil): out.append("\(rp): expected a row, found none")
                 case (.some(let want), .some(let have)):
-                    out += compare(want.fields, have.fields, rp + "/fields")
+                    out += compare(want.fields, have.fields, rp + "/fields", realClock: backend.serverClockIsReal)
                     if let dirty = want.dirty, dirty != have.isDirty {
                         out.append("\(rp)/dirty: expected \(dirty), actual \(have.isDirty)")
                     }
