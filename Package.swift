@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
         .executable(name: "vulture-simulate", targets: ["vulture-simulate"]),
+        .executable(name: "vulture-sync", targets: ["vulture-sync"]),
         .executable(name: "vulture-goldens", targets: ["vulture-goldens"]),
         .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
     ],
@@ -67,6 +68,15 @@ let package = Package(
         .executableTarget(
             name: "vulture-simulate",
             dependencies: ["VultureSimulation", "VultureCommandLine"]
+        ),
+        // `vulture-sync`: the reference engine as another device, a state directory against the emulator.
+        .target(
+            name: "VultureSyncCommand",
+            dependencies: ["VultureCommandLine", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"]
+        ),
+        .executableTarget(
+            name: "vulture-sync",
+            dependencies: ["VultureCommandLine", "VultureSyncCommand"]
         ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
@@ -133,6 +143,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncEngineTests",
             dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureSyncCommandTests",
+            dependencies: ["VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema"]
         ),
         .testTarget(
             name: "VultureSimulationTests",
