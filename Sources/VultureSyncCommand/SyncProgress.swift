@@ -43,7 +43,8 @@ public final class SyncProgress: @unchecked Sendable {
         lock.lock()
         body(self)
         let now = DispatchTime.now().uptimeNanoseconds
-        let due = now &- lastLine >= 1_000_000_000
+        let somethingDone = commits + documentsRead + uploads + imported > 0
+        let due = somethingDone && now &- lastLine >= 1_000_000_000
         if due { lastLine = now }
         let text = line
         if due { printed = true }
