@@ -125,7 +125,10 @@ let package = Package(
         // Throughput against reference tools measured in the same run.
         .executableTarget(
             name: "vulture-benchmark",
-            dependencies: ["VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators"]
+            dependencies: [
+                "VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators", "VultureSyncEngine",
+                "VultureSyncCommand", "VultureSimulation",
+            ]
         ),
         .testTarget(
             name: "VultureCommandLineTests",
