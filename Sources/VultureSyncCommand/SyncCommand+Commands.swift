@@ -173,6 +173,10 @@ struct Context {
         }
         if let data {
             out("opened flights/\(id): IGC file \(data.count) bytes, SHA-256 checked")
+        } else if store.row(.flights, id: id)?.fields["igc"]?.mapValue?["uploaded"] == .boolean(true) {
+            out(
+                "opened flights/\(id): its IGC file is uploaded, but not in this device's Cloud Storage "
+                    + "(give the --storage-emulator and --bucket the uploading device used)")
         } else {
             out(
                 "opened flights/\(id): its IGC file is neither here nor uploaded (schema §2: downloaded only when uploaded)"

@@ -14,7 +14,10 @@ import VultureSyncSchema
 enum SyncBenchmark {
     /// What one first sync did.
     struct Outcome {
+        /// Wall-clock seconds.
         var seconds: Double
+        /// CPU seconds of the calling thread (the in-memory side runs on it alone).
+        var cpuSeconds: Double = 0
         var documents: Int
         var writes: Int
         var commits: Int
@@ -100,12 +103,17 @@ enum SyncBenchmark {
             try first.importFlight(igc: bytes, fields: IGCImportCheck.fields(igc: bytes, filename: name))
             clock.advance(seconds: 1)
         }
-        var push = try outcome(first, firstStore, seconds: try seconds { try first.sync() })
+        var cpu = 0.0
+        let pushWall = try seconds { cpu = try cpuSeconds { try first.sync() } }
+        var push = try outcome(first, firstStore, seconds: pushWall)
+        push.cpuSeconds = cpu
         push.documents = flights.count
         push.objectBytes = storage.allObjects.reduce(0) { $0 + $1.bytes.count }
         clock.advance(seconds: 60)
         let (second, secondStore) = device("benchmark-device-2")
-        let pull = try outcome(second, secondStore, seconds: try seconds { try second.sync() })
+        let pullWall = try seconds { cpu = try cpuSeconds { try second.sync() } }
+        var pull = try outcome(second, secondStore, seconds: pullWall)
+        pull.cpuSeconds = cpu
         guard pull.documents == flights.count, pull.writes == 0 else {
             throw BenchmarkError.mismatch("the second device pulled \(pull.documents) and wrote \(pull.writes)")
         }
@@ -161,13 +169,13 @@ enum SyncBenchmark {
         }
 
         // 2. The cost per document in memory as the logbook grows.
-        print("  cost per document in memory (must stay flat: within ±50% of the 500-flight cost)")
+        print("  CPU time per document in memory (must stay flat: within ±50% of the 500-flight cost)")
         var reference: (push: Double, pull: Double)?
         for (count, rounds) in [(500, 3), (5_000, 3), (50_000, 1)] {
             let flights = count == 500 ? flights500 : logbook(count)
             let runs = count == 500 ? memory : try (0..<rounds).map { _ in try memorySyncs(flights) }
-            let push = median(runs.map(\.push.seconds)) / Double(count)
-            let pull = median(runs.map(\.pull.seconds)) / Double(count)
+            let push = median(runs.map(\.push.cpuSeconds)) / Double(count)
+            let pull = median(runs.map(\.pull.cpuSeconds)) / Double(count)
             let base = reference ?? (push, pull)
             reference = base
             for (label, cost, baseCost) in [("push", push, base.push), ("pull", pull, base.pull)] {

@@ -58,6 +58,15 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
         try JSONBenchmark.childParse(arguments[2])
         return 0
     }
+    if arguments.first == "child", arguments.count == 3, arguments[1] == "sync", let count = Int(arguments[2]) {
+        // Internal: one first sync of `count` flights in memory, for a profiler.
+        let r = try SyncBenchmark.memorySyncs(SyncBenchmark.logbook(count))
+        print(
+            String(
+                format: "push %.3f s (CPU %.3f s), pull %.3f s (CPU %.3f s)", r.push.seconds, r.push.cpuSeconds,
+                r.pull.seconds, r.pull.cpuSeconds))
+        return 0
+    }
     let parsed = try CommandLineArguments(arguments, valueOptions: ["seeds"])
     if let text = parsed.option("seeds") {
         guard let n = Int(text), n > 0 else {
