@@ -18,6 +18,7 @@ enum SimulateBenchmark {
         var failed: [UInt64] = []
         var done = 0
         let interactive = isatty(STDERR_FILENO) != 0
+        let cpuBefore = processCPUSeconds()
         let elapsed = seconds {
             while done < count {
                 let chunk = min(100, count - done)
@@ -35,6 +36,7 @@ enum SimulateBenchmark {
             }
         }
         if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+        let cpu = processCPUSeconds() - cpuBefore
         let allCores = Double(count) / elapsed
         print(
             "  \(Report.count(count)) seeds, \(Report.count(steps)) steps in \(String(format: "%.1f", elapsed)) s; "
@@ -45,6 +47,11 @@ enum SimulateBenchmark {
             Report.line(
                 "every core (\(ProcessInfo.processInfo.activeProcessorCount))", Report.rate(allCores, "seeds/s")))
         print(Report.line("", Report.rate(Double(steps) / elapsed, "steps/s")))
+        // Per CPU second of this process: what the work costs whatever else the machine is doing.
+        print(
+            Report.line(
+                "per CPU second (\(String(format: "%.1f", cpu)) CPU s)", Report.rate(Double(count) / cpu, "seeds/s")))
+        print(Report.line("", Report.rate(Double(steps) / cpu, "steps/s")))
         // One core: the first 200 seeds on this thread.
         let sample = min(200, count)
         var sampleSteps = 0
@@ -56,5 +63,13 @@ enum SimulateBenchmark {
                 "one core (the first \(Report.count(sample)) seeds)", Report.rate(Double(sample) / one, "seeds/s"),
                 ratio: allCores / (Double(sample) / one)))
         print("    (ratio: every core ÷ one core)")
+    }
+
+    /// User and system CPU seconds of this whole process (every thread).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return s(usage.ru_utime) + s(usage.ru_stime)
     }
 }
