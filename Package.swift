@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
         .executable(name: "vulture-simulate", targets: ["vulture-simulate"]),
+        .executable(name: "vulture-sync", targets: ["vulture-sync"]),
         .executable(name: "vulture-goldens", targets: ["vulture-goldens"]),
         .executable(name: "vulture-schema-gen", targets: ["vulture-schema-gen"]),
     ],
@@ -68,6 +69,15 @@ let package = Package(
             name: "vulture-simulate",
             dependencies: ["VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore"]
         ),
+        // `vulture-sync`: the reference engine as another device, a state directory against the emulator.
+        .target(
+            name: "VultureSyncCommand",
+            dependencies: ["VultureCommandLine", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"]
+        ),
+        .executableTarget(
+            name: "vulture-sync",
+            dependencies: ["VultureCommandLine", "VultureSyncCommand"]
+        ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
         .target(name: "VultureCommandLine"),
         // The goldens as resources (Bundle.module): Goldens/ is this target's folder, so the files
@@ -115,7 +125,10 @@ let package = Package(
         // Throughput against reference tools measured in the same run.
         .executableTarget(
             name: "vulture-benchmark",
-            dependencies: ["VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators"]
+            dependencies: [
+                "VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators", "VultureSyncEngine",
+                "VultureSyncCommand", "VultureSimulation",
+            ]
         ),
         .testTarget(
             name: "VultureCommandLineTests",
@@ -133,6 +146,10 @@ let package = Package(
         .testTarget(
             name: "VultureSyncEngineTests",
             dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
+        ),
+        .testTarget(
+            name: "VultureSyncCommandTests",
+            dependencies: ["VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema"]
         ),
         .testTarget(
             name: "VultureSimulationTests",

@@ -123,6 +123,20 @@ public struct FirestoreQuery: Sendable, Hashable {
     /// The documents of `documents` this query returns, in order. `database` builds the document
     /// names that `__name__` compares (`projects/{p}/databases/{d}`).
     public func evaluate(_ documents: [FirestoreDocument], database: String) -> [FirestoreDocument] {
+        page(of: sortedMatches(documents, database: database))
+    }
+
+    /// A document that matches the query's filters, with its sort keys (the values of
+    /// ``effectiveOrder``, the last one its name as a reference).
+    struct SortedMatch: Sendable {
+        var document: FirestoreDocument
+        var keys: [FirestoreValue]
+    }
+
+    /// The documents of the query's collection that match its filters and have every ordered field,
+    /// in the query's order (keys are unique: the order ends with the document name); the cursor and
+    /// the limit are not applied.
+    func sortedMatches(_ documents: some Sequence<FirestoreDocument>, database: String) -> [SortedMatch] {
         let prefix = parent.isEmpty ? collectionId + "/" : parent + "/" + collectionId + "/"
         let order = effectiveOrder
         func key(_ doc: FirestoreDocument, _ field: FieldPath) -> FirestoreValue? {
@@ -131,7 +145,7 @@ public struct FirestoreQuery: Sendable, Hashable {
             }
             return FirestoreValue.map(doc.fields)[path: field]
         }
-        var rows: [(doc: FirestoreDocument, keys: [FirestoreValue])] = []
+        var rows: [SortedMatch] = []
         for doc in documents {
             guard doc.path.hasPrefix(prefix), !doc.path.dropFirst(prefix.count).contains("/") else { continue }
             let matches = filters.allSatisfy { f in
@@ -148,25 +162,41 @@ public struct FirestoreQuery: Sendable, Hashable {
                 }
                 keys.append(v)
             }
-            if complete { rows.append((doc, keys)) }
+            if complete { rows.append(SortedMatch(document: doc, keys: keys)) }
         }
-        func compareKeys(_ a: [FirestoreValue], _ b: [FirestoreValue]) -> Int {
-            for (i, (x, y)) in zip(a, b).enumerated() {
-                var c = FirestoreValueOrder.compare(x, y)
-                if order[i].direction == .descending { c = -c }
-                if c != 0 { return c }
-            }
-            return 0
+        rows.sort { compareKeys($0.keys, $1.keys, order) < 0 }
+        return rows
+    }
+
+    /// Sort keys compared in the query's order: negative, zero or positive.
+    func compareKeys(_ a: [FirestoreValue], _ b: [FirestoreValue], _ order: [Order]) -> Int {
+        for (i, (x, y)) in zip(a, b).enumerated() {
+            var c = FirestoreValueOrder.compare(x, y)
+            if order[i].direction == .descending { c = -c }
+            if c != 0 { return c }
         }
-        rows.sort { compareKeys($0.keys, $1.keys) < 0 }
+        return 0
+    }
+
+    /// The page of `sorted` (``sortedMatches(_:database:)``) the query asks for: the matches at or
+    /// after ``startAt``, then at most ``limit``. The matches the cursor skips are a prefix of the
+    /// sorted matches, found by binary search: a page costs the log of the matches plus its length.
+    func page(of sorted: [SortedMatch]) -> [FirestoreDocument] {
+        var first = 0
         if let cursor = startAt {
-            rows.removeAll { row in
-                let c = compareKeys(Array(row.keys.prefix(cursor.values.count)), cursor.values)
+            let order = effectiveOrder
+            func skipped(_ row: SortedMatch) -> Bool {
+                let c = compareKeys(Array(row.keys.prefix(cursor.values.count)), cursor.values, order)
                 return cursor.before ? c < 0 : c <= 0
             }
+            var high = sorted.count
+            while first < high {
+                let middle = (first + high) / 2
+                if skipped(sorted[middle]) { first = middle + 1 } else { high = middle }
+            }
         }
-        if let limit { rows = Array(rows.prefix(max(limit, 0))) }
-        return rows.map(\.doc)
+        let end = limit.map { min(sorted.count, first + max($0, 0)) } ?? sorted.count
+        return sorted[first..<max(first, end)].map(\.document)
     }
 }
 

@@ -29,6 +29,15 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     private let clock: @Sendable () -> FirestoreTimestamp
     private let lock = NSLock()
     private var documents: [String: FirestoreDocument] = [:]
+    /// The same documents by collection path (`users/u/flights`), then path: a query reads its
+    /// collection only.
+    private var collections: [String: [String: FirestoreDocument]] = [:]
+    /// Per collection path, a count moved by every commit that changes one of its documents.
+    private var collectionVersions: [String: Int] = [:]
+    /// Queries' sorted matches (by the query without cursor and limit) and the collection version
+    /// they were read at: the pages of one pull are binary searches in one sorted list, not a sort
+    /// of the whole collection each (a 50,000-document pull would be quadratic).
+    private var sortedQueries: [FirestoreQuery: (version: Int, matches: [FirestoreQuery.SortedMatch])] = [:]
     /// The commit time at which each deleted document was deleted: its version while missing.
     private var deletions: [String: FirestoreTimestamp] = [:]
 
@@ -73,6 +82,9 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         for (path, doc) in outcome.documents {
             documents[path] = doc
             deletions[path] = doc == nil ? commitTime : nil
+            let collection = Self.collectionPath(path)
+            collections[collection, default: [:]][path] = doc
+            collectionVersions[collection, default: 0] += 1
         }
         return outcome.result
     }
@@ -98,10 +110,26 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         if let cursor = query.startAt, cursor.values.count > query.effectiveOrder.count {
             throw FirestoreError(.invalidArgument, "the cursor has more values than the query has sort keys")
         }
+        var unpaged = query
+        unpaged.startAt = nil
+        unpaged.limit = nil
+        let collection = query.parent.isEmpty ? query.collectionId : query.parent + "/" + query.collectionId
         lock.lock()
-        let all = Array(documents.values)
-        lock.unlock()
-        return query.evaluate(all, database: database)
+        defer { lock.unlock() }
+        let version = collectionVersions[collection] ?? 0
+        if let cached = sortedQueries[unpaged], cached.version == version {
+            return query.page(of: cached.matches)
+        }
+        let matches = unpaged.sortedMatches((collections[collection] ?? [:]).values, database: database)
+        if sortedQueries.count >= 64 { sortedQueries.removeAll() }
+        sortedQueries[unpaged] = (version, matches)
+        return query.page(of: matches)
+    }
+
+    /// The collection path of a document path: everything before its last `/`.
+    static func collectionPath(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
     }
 
     /// Every document, by path.

@@ -24,10 +24,20 @@ let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
         "writes", "Firestore writes applied per second in memory beside the Firestore emulator over REST",
         WritesBenchmark.run
     ),
+    (
+        "sync",
+        "the engine's first sync of 500 flights in memory beside the emulator (documents/s); "
+            + "cost per document at 500, 5,000, 50,000 flights",
+        SyncBenchmark.run
+    ),
+    (
+        "simulate", "VultureSimulation: 10,000 seeds (--seeds N) on every core, seeds/s and steps/s",
+        SimulateBenchmark.run
+    ),
 ]
 
 let usage =
-    "usage: vulture-benchmark [NAME…]\n\nBenchmarks (all when none is named):\n"
+    "usage: vulture-benchmark [--seeds N] [NAME…]\n\nBenchmarks (all when none is named):\n"
     + benchmarks.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }
     .joined(separator: "\n")
     + "\n\nThe Python peers (orjson, jsonschema-rs, fastjsonschema, pinned) are installed from PyPI into"
@@ -48,7 +58,23 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
         try JSONBenchmark.childParse(arguments[2])
         return 0
     }
-    let names = try CommandLineArguments(arguments, valueOptions: []).positionals
+    if arguments.first == "child", arguments.count == 3, arguments[1] == "sync", let count = Int(arguments[2]) {
+        // Internal: one first sync of `count` flights in memory, for a profiler.
+        let r = try SyncBenchmark.memorySyncs(SyncBenchmark.logbook(count))
+        print(
+            String(
+                format: "push %.3f s (CPU %.3f s), pull %.3f s (CPU %.3f s)", r.push.seconds, r.push.cpuSeconds,
+                r.pull.seconds, r.pull.cpuSeconds))
+        return 0
+    }
+    let parsed = try CommandLineArguments(arguments, valueOptions: ["seeds"])
+    if let text = parsed.option("seeds") {
+        guard let n = Int(text), n > 0 else {
+            throw UsageError(message: "--seeds needs a positive whole number, not \(text)")
+        }
+        SimulateBenchmark.seeds = n
+    }
+    let names = parsed.positionals
     let unknown = names.filter { name in !benchmarks.contains { $0.name == name } }
     guard unknown.isEmpty else { throw UsageError(message: "unknown benchmark \(unknown.joined(separator: ", "))") }
     #if DEBUG

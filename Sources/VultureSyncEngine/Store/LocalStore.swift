@@ -121,43 +121,78 @@ public protocol LocalStore: AnyObject {
 
 /// A local store in memory with an explicit durable commit: ``crash()`` drops what was not
 /// committed, as a process kill would.
+///
+/// The durable state and the changes since the last commit are kept apart (a journal of rows,
+/// objects and the engine state), so a commit costs the number of changes, not the size of the
+/// store: the engine commits after every batch and every reservation, and a logbook of 50,000
+/// flights would otherwise be copied whole at each one.
 public final class InMemoryLocalStore: LocalStore {
-    struct Snapshot: Hashable {
-        var rows: [SyncCollection: [String: LocalRow]] = [:]
-        var state = EngineState()
-        var blobs: [String: Data] = [:]
-    }
-
-    private var working = Snapshot()
-    private var durable = Snapshot()
+    private var durableRows: [SyncCollection: [String: LocalRow]] = [:]
+    private var durableState = EngineState()
+    private var durableBlobs: [String: Data] = [:]
+    /// Rows changed since the last commit, by collection and id (nil: removed).
+    private var changedRows: [SyncCollection: [String: LocalRow?]] = [:]
+    /// The engine state, when changed since the last commit.
+    private var changedState: EngineState?
+    /// Objects changed since the last commit (nil: dropped).
+    private var changedBlobs: [String: Data?] = [:]
 
     /// An empty store.
     public init() {}
 
-    public func row(_ collection: SyncCollection, id: String) -> LocalRow? { working.rows[collection]?[id] }
+    public func row(_ collection: SyncCollection, id: String) -> LocalRow? {
+        if let changed = changedRows[collection]?[id] { return changed }
+        return durableRows[collection]?[id]
+    }
 
     public func rows(_ collection: SyncCollection) -> [LocalRow] {
-        (working.rows[collection] ?? [:]).values.sorted { $0.id < $1.id }
+        var byId = durableRows[collection] ?? [:]
+        for (id, row) in changedRows[collection] ?? [:] { byId[id] = row }
+        return byId.values.sorted { $0.id < $1.id }
     }
 
-    public func put(_ row: LocalRow) { working.rows[row.collection, default: [:]][row.id] = row }
+    public func put(_ row: LocalRow) { changedRows[row.collection, default: [:]][row.id] = .some(row) }
 
-    public func remove(_ collection: SyncCollection, id: String) { working.rows[collection]?[id] = nil }
+    public func remove(_ collection: SyncCollection, id: String) {
+        changedRows[collection, default: [:]][id] = .some(nil)
+    }
 
     public var state: EngineState {
-        get { working.state }
-        set { working.state = newValue }
+        get { changedState ?? durableState }
+        set { changedState = newValue }
     }
 
-    public func blob(_ path: String) -> Data? { working.blobs[path] }
+    public func blob(_ path: String) -> Data? {
+        if let changed = changedBlobs[path] { return changed }
+        return durableBlobs[path]
+    }
 
-    public func setBlob(_ bytes: Data?, at path: String) { working.blobs[path] = bytes }
+    public func setBlob(_ bytes: Data?, at path: String) { changedBlobs[path] = .some(bytes) }
 
-    public func commit() throws { durable = working }
+    /// Applies the changes since the last commit to the durable state (their number, not the store's size).
+    public func commit() throws {
+        for (collection, rows) in changedRows {
+            for (id, row) in rows { durableRows[collection, default: [:]][id] = row }
+        }
+        for (path, bytes) in changedBlobs { durableBlobs[path] = bytes }
+        if let changedState { durableState = changedState }
+        changedRows.removeAll(keepingCapacity: true)
+        changedBlobs.removeAll(keepingCapacity: true)
+        changedState = nil
+    }
 
     /// A restart after a crash: the working state goes back to the last commit.
-    public func crash() { working = durable }
+    public func crash() {
+        changedRows.removeAll()
+        changedBlobs.removeAll()
+        changedState = nil
+    }
 
-    /// Whether everything is committed.
-    public var hasUncommittedChanges: Bool { working != durable }
+    /// Whether everything is committed: no change since the last commit leaves a row, object or
+    /// the engine state other than it was.
+    public var hasUncommittedChanges: Bool {
+        changedRows.contains { collection, rows in rows.contains { id, row in durableRows[collection]?[id] != row } }
+            || changedBlobs.contains { path, bytes in durableBlobs[path] != bytes }
+            || changedState.map { $0 != durableState } ?? false
+    }
 }

@@ -1,0 +1,118 @@
+import Foundation
+import VultureSyncEngine
+import VultureSyncSchema
+
+/// Why a `vulture-sync` command stopped before it synced (exit status 2): each names the file, the
+/// argument or the field, and the rule it breaks. Nothing in the state directory changes then.
+public enum SyncCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A file that cannot be read or written: its path and the system's reason.
+    case file(path: String, reason: String)
+    /// An IGC file refused before import: its path, the line (1-based, 0 for the whole file), and
+    /// the rule (`igc.empty`, `igc.a-record`, `igc.no-fix`, `igc.too-large`).
+    case igc(path: String, line: Int, rule: String, message: String)
+    /// An `edit` argument refused: the argument as given, the JSON pointer of the field, the rule id
+    /// (`json.syntax`, `schema.type`, `schema.unknown-field`, `schema.document-id`, …; `edit.shape` for
+    /// an argument that is not FIELD=VALUE, `edit.engine-field` for a field the engine or an import
+    /// sets) and what is wrong.
+    case value(argument: String, pointer: String, rule: String, message: String)
+    /// A record that cannot be edited, opened or deleted (unknown collection, no such row, an id
+    /// that is not the one its id rule gives).
+    case record(String)
+    /// A state directory made for another uid, or one this version cannot read.
+    case state(path: String, reason: String)
+
+    /// One line: `PATH:LINE: RULE: message`, `ARGUMENT: /pointer: RULE: message`, ….
+    public var description: String {
+        switch self {
+        case .file(let path, let reason): "\(path): \(reason)"
+        case .igc(let path, let line, let rule, let message):
+            "\(path)\(line > 0 ? ":\(line)" : ""): \(rule): \(message)"
+        case .value(let argument, let pointer, let rule, let message):
+            "\(argument): \(pointer.isEmpty ? "" : pointer + ": ")\(rule): \(message)"
+        case .record(let message): message
+        case .state(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}
+
+/// The IGC file checks made before an import (the FAI IGC format as the apps read it; schema §2
+/// flights, §4 ids): a file of at most `SchemaLimits.igcImportMaxRawBytes`, an `A` record first
+/// (the logger), and at least one `B` fix with a valid time. A file that passes is imported byte
+/// for byte: its flight id is the SHA-256 of exactly these bytes.
+public enum IGCImportCheck {
+    /// Reads and checks the file at `path`.
+    /// - Returns: the file's bytes.
+    /// - Throws: ``SyncCommandError/file(path:reason:)`` when it cannot be read,
+    ///   ``SyncCommandError/igc(path:line:rule:message:)`` when it is no IGC file.
+    public static func read(_ path: String) throws(SyncCommandError) -> Data {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .file(path: path, reason: "no such file")
+        }
+        if isDirectory.boolValue { throw .file(path: path, reason: "a directory, not an IGC file") }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        if size > SchemaLimits.igcImportMaxRawBytes {
+            throw .igc(
+                path: path, line: 0, rule: "igc.too-large",
+                message: "\(size) bytes, over the import cap of \(SchemaLimits.igcImportMaxRawBytes) bytes (schema §3)")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw .file(path: path, reason: error.localizedDescription) }
+        try check(data, path: path)
+        return data
+    }
+
+    /// Checks bytes already read (see the type's documentation).
+    /// - Throws: ``SyncCommandError/igc(path:line:rule:message:)``.
+    public static func check(_ data: Data, path: String) throws(SyncCommandError) {
+        if data.count > SchemaLimits.igcImportMaxRawBytes {
+            throw .igc(
+                path: path, line: 0, rule: "igc.too-large",
+                message: "\(data.count) bytes, over the import cap of \(SchemaLimits.igcImportMaxRawBytes) bytes")
+        }
+        var lineNumber = 0
+        var firstRecord: (line: Int, byte: UInt8)?
+        var hasFix = false
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let record = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+            guard let first = record.first else { continue }
+            if firstRecord == nil { firstRecord = (lineNumber, first) }
+            if first == UInt8(ascii: "B"), IGCHeader(igcBytes: Data(record)).fixCount > 0 {
+                hasFix = true
+                break
+            }
+        }
+        guard let firstRecord else {
+            throw .igc(path: path, line: 0, rule: "igc.empty", message: "an empty file is no IGC file")
+        }
+        guard firstRecord.byte == UInt8(ascii: "A") else {
+            throw .igc(
+                path: path, line: firstRecord.line, rule: "igc.a-record",
+                message: "an IGC file starts with its A record (the logger's manufacturer and id)")
+        }
+        guard hasFix else {
+            throw .igc(
+                path: path, line: 0, rule: "igc.no-fix",
+                message: "no B record with a valid time (BHHMMSS…): a flight has at least one fix")
+        }
+    }
+
+    /// The flight fields an import takes from the file (schema §2 flights): `filename`, the header
+    /// fields the apps let a pilot edit, and a summary with takeoff, landing and duration from the
+    /// first and last fix (analysis version 0: not analysed); the record goes to the logbook.
+    public static func fields(igc: Data, filename: String) -> [String: FirestoreValue] {
+        let header = IGCHeader(igcBytes: igc)
+        func text(_ s: String?) -> FirestoreValue { s.map { .string($0) } ?? .null }
+        var summary = FlightSummary(takeoffAt: header.firstFix, landingAt: header.lastFix)
+        if let t = header.firstFix, let l = header.lastFix { summary.duration = max(0, l.seconds - t.seconds) }
+        return [
+            "filename": .string(filename), "inLogbook": .boolean(true),
+            "pilotName": text(header.pilotName), "passengerName": text(header.passengerName),
+            "gliderType": text(header.gliderType), "gliderRegistration": text(header.gliderRegistration),
+            "competitionIdentification": text(header.competitionIdentification),
+            "competitionClass": text(header.competitionClass), "summary": summary.firestoreValue(form: .stored),
+        ]
+    }
+}

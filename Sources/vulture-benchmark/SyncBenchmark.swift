@@ -1,0 +1,190 @@
+import Foundation
+import VultureEmulators
+import VultureFirestore
+import VultureSyncCommand
+import VultureSyncEngine
+import VultureSyncSchema
+
+/// `sync`: the reference engine's first sync of a logbook — a device that imported N flights (the
+/// corpus IGC files, then generated ones) pulls, then pushes every record with its IGC object
+/// (reserve → upload → mark, schema §5.1). The same logbook against ``InMemoryFirestore`` and the
+/// Firestore emulator over REST, in the same run (the Cloud Storage side is in memory for both, so
+/// the pairing compares the databases); then the cost per document in memory at 500, 5,000 and
+/// 50,000 flights, which must stay flat (within ±50% of the 500-flight cost).
+enum SyncBenchmark {
+    /// What one first sync did.
+    struct Outcome {
+        /// Wall-clock seconds.
+        var seconds: Double
+        /// CPU seconds of the calling thread (the in-memory side runs on it alone).
+        var cpuSeconds: Double = 0
+        var documents: Int
+        var writes: Int
+        var commits: Int
+        /// The storage-size estimate of every committed write (the engine's batch estimate).
+        var estimatedBytes: Int
+        /// The gzipped IGC objects uploaded.
+        var objectBytes: Int
+    }
+
+    /// The corpus IGC files (../shared/corpus/igc, read in place), or none when it is absent.
+    static let corpus: [(name: String, bytes: Data)] = {
+        let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/igc")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter {
+            $0.lowercased().hasSuffix(".igc")
+        }.sorted()
+        return names.compactMap { name in
+            FileManager.default.contents(atPath: dir.appendingPathComponent(name).path).map { (name, $0) }
+        }
+    }()
+
+    /// A generated IGC file: an A record, a header and 120 fixes a few seconds apart, different per `index`.
+    static func generatedIGC(_ index: Int) -> Data {
+        var lines = [
+            "AXGN\(index)", "HFDTE\(String(format: "%02d", 1 + index % 28))0\(1 + index % 9)26",
+            "HFPLTPILOTINCHARGE:Pilot \(index % 97)", "HFGTYGLIDERTYPE:LS\(index % 9)",
+            "HFGIDGLIDERID:D-\(String(format: "%04d", index % 10_000))",
+        ]
+        for k in 0..<120 {
+            let t = 36_000 + k * 4
+            lines.append(
+                String(
+                    format: "B%02d%02d%02d52%02d%03dN006%02d%03dEA%05d%05d", t / 3600, t / 60 % 60, t % 60, index % 60,
+                    (index * 7 + k) % 1000, k % 60, (index * 13 + k) % 1000, 500 + k, 510 + k))
+        }
+        return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+
+    /// `count` flights: the corpus files first, then generated ones.
+    static func logbook(_ count: Int) -> [(name: String, bytes: Data)] {
+        var out = Array(corpus.prefix(count))
+        var index = 0
+        while out.count < count {
+            out.append(("generated-\(index).igc", generatedIGC(index)))
+            index += 1
+        }
+        return out
+    }
+
+    /// A device that imported `flights` (not timed), then its first sync (timed, wall clock); then
+    /// a second device of the same user, empty, and its first sync, which pulls the logbook.
+    static func firstSyncs(_ flights: [(name: String, bytes: Data)], database: FirestoreDatabase, uid: String) throws
+        -> (push: Outcome, pull: Outcome)
+    {
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let storage = InMemoryCloudStorage()
+        func device(_ name: String) -> (SyncEngine, InMemoryLocalStore) {
+            let store = InMemoryLocalStore()
+            let engine = SyncEngine(
+                configuration: SyncConfiguration(uid: uid, deviceId: name, platform: .android),
+                database: database, storage: storage, store: store, clock: clock.source)
+            return (engine, store)
+        }
+        func outcome(_ engine: SyncEngine, _ store: InMemoryLocalStore, seconds: Double) throws -> Outcome {
+            var o = Outcome(seconds: seconds, documents: 0, writes: 0, commits: 0, estimatedBytes: 0, objectBytes: 0)
+            for event in engine.events {
+                switch event {
+                case .committed(_, let writes, let bytes):
+                    o.commits += 1
+                    o.writes += writes
+                    o.estimatedBytes += bytes
+                case .pulledPage(let c, let n) where c == .flights: o.documents += n
+                default: break
+                }
+            }
+            let synced = store.rows(.flights).filter { !$0.isDirty }.count
+            guard synced == flights.count else {
+                throw BenchmarkError.mismatch("\(synced) of \(flights.count) flights synced")
+            }
+            return o
+        }
+        let (first, firstStore) = device("benchmark-device-1")
+        for (name, bytes) in flights {
+            try first.importFlight(igc: bytes, fields: IGCImportCheck.fields(igc: bytes, filename: name))
+            clock.advance(seconds: 1)
+        }
+        var cpu = 0.0
+        let pushWall = try seconds { cpu = try cpuSeconds { try first.sync() } }
+        var push = try outcome(first, firstStore, seconds: pushWall)
+        push.cpuSeconds = cpu
+        push.documents = flights.count
+        push.objectBytes = storage.allObjects.reduce(0) { $0 + $1.bytes.count }
+        clock.advance(seconds: 60)
+        let (second, secondStore) = device("benchmark-device-2")
+        let pullWall = try seconds { cpu = try cpuSeconds { try second.sync() } }
+        var pull = try outcome(second, secondStore, seconds: pullWall)
+        pull.cpuSeconds = cpu
+        guard pull.documents == flights.count, pull.writes == 0 else {
+            throw BenchmarkError.mismatch("the second device pulled \(pull.documents) and wrote \(pull.writes)")
+        }
+        return (push, pull)
+    }
+
+    static func memorySyncs(_ flights: [(name: String, bytes: Data)]) throws -> (push: Outcome, pull: Outcome) {
+        let serverClock = WritesBenchmark.Clock()
+        return try firstSyncs(flights, database: InMemoryFirestore(clock: { serverClock.now() }), uid: "benchmark")
+    }
+
+    static func describe(_ o: Outcome) -> String {
+        "\(Report.count(o.writes)) writes in \(Report.count(o.commits)) commits, "
+            + "\(Report.mib(o.estimatedBytes)) of documents + \(Report.mib(o.objectBytes)) of objects"
+    }
+
+    static func run() throws {
+        print("sync: the reference engine's first sync of a logbook (import not timed; pull, then push with blobs)")
+        print(machineLine())
+        print(
+            "  the logbook: \(min(corpus.count, 500)) corpus IGC files"
+                + (corpus.isEmpty ? " (../shared/corpus is absent)" : "") + " plus generated ones (120 fixes each)")
+        let flights500 = logbook(500)
+
+        // 1. 500 flights in memory beside the emulator.
+        let memory = try (0..<3).map { _ in try memorySyncs(flights500) }
+        let pushRate = Double(flights500.count) / median(memory.map(\.push.seconds))
+        let pullRate = Double(flights500.count) / median(memory.map(\.pull.seconds))
+        print("  first sync of 500 flights, the device that has them: \(describe(memory[0].push))")
+        print(
+            "  then a second device's first sync (pulls them): \(Report.count(memory[0].pull.documents)) documents, "
+                + "\(Report.count(memory[0].pull.writes)) writes")
+        print(Report.line("ours: InMemoryFirestore, push", Report.rate(pushRate, "documents/s")))
+        print(Report.line("ours: InMemoryFirestore, pull", Report.rate(pullRate, "documents/s")))
+        switch FirestoreEmulator.availability() {
+        case .available:
+            let emulator = try FirestoreEmulator.start()
+            defer { emulator.stop() }
+            let remote = try firstSyncs(flights500, database: emulator.client(), uid: "benchmark-sync")
+            let theirPush = Double(flights500.count) / remote.push.seconds
+            let theirPull = Double(flights500.count) / remote.pull.seconds
+            print(
+                Report.line(
+                    "Firestore emulator over REST, push (\(Report.count(remote.push.commits)) commits)",
+                    Report.rate(theirPush, "documents/s"), ratio: pushRate / theirPush))
+            print(
+                Report.line(
+                    "Firestore emulator over REST, pull", Report.rate(theirPull, "documents/s"),
+                    ratio: pullRate / theirPull))
+            print("    (ratio: in memory ÷ emulator; the emulator side is one run: it keeps what it was sent)")
+        case .unavailable(let why):
+            print("  the emulator side is skipped: \(why)")
+        }
+
+        // 2. The cost per document in memory as the logbook grows.
+        print("  CPU time per document in memory (must stay flat: within ±50% of the 500-flight cost)")
+        var reference: (push: Double, pull: Double)?
+        for (count, rounds) in [(500, 3), (5_000, 3), (50_000, 1)] {
+            let flights = count == 500 ? flights500 : logbook(count)
+            let runs = count == 500 ? memory : try (0..<rounds).map { _ in try memorySyncs(flights) }
+            let push = median(runs.map(\.push.cpuSeconds)) / Double(count)
+            let pull = median(runs.map(\.pull.cpuSeconds)) / Double(count)
+            let base = reference ?? (push, pull)
+            reference = base
+            for (label, cost, baseCost) in [("push", push, base.push), ("pull", pull, base.pull)] {
+                let ratio = cost / baseCost
+                print(
+                    Report.line(
+                        "\(Report.count(count)) flights, \(label)", String(format: "%8.1f µs/document", cost * 1e6))
+                        + String(format: "   × %.2f of 500: %@", ratio, abs(ratio - 1) <= 0.5 ? "flat" : "NOT FLAT"))
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import VultureSyncEngine
+import VultureSyncSchema
+
+/// The in-memory store's durable commit, kept as a journal of changes over the durable state: what
+/// a crash keeps and drops, and how reads see both.
+@Suite("InMemoryLocalStore: commit and crash")
+struct LocalStoreTests {
+    static let t0 = (try? FirestoreTimestamp(seconds: 1_792_504_987)) ?? .minimum
+
+    static func row(_ collection: SyncCollection, _ id: String, _ comments: String) -> LocalRow {
+        LocalRow(
+            collection: collection, id: id, fields: ["comments": .string(comments)], origin: .local, createdAt: t0)
+    }
+
+    @Test func aCrashKeepsExactlyWhatWasCommitted() throws {
+        let store = InMemoryLocalStore()
+        store.put(Self.row(.flights, "b", "one"))
+        store.put(Self.row(.flights, "a", "one"))
+        store.put(Self.row(.tasks, "t", "task"))
+        store.setBlob(Data([1, 2, 3]), at: "users/u/igc/b.igc.gz")
+        store.state.cursors[.flights] = Self.t0
+        #expect(store.hasUncommittedChanges)
+        try store.commit()
+        #expect(!store.hasUncommittedChanges)
+
+        // Changes after the commit: an edit, a new row, a removal, an object dropped, the cursor moved.
+        store.put(Self.row(.flights, "a", "two"))
+        store.put(Self.row(.flights, "c", "new"))
+        store.remove(.flights, id: "b")
+        store.setBlob(nil, at: "users/u/igc/b.igc.gz")
+        store.state.cursors[.flights] = Self.t0.adding(seconds: 60)
+        #expect(store.rows(.flights).map(\.id) == ["a", "c"])
+        #expect(store.row(.flights, id: "a")?.fields["comments"] == .string("two"))
+        #expect(store.row(.flights, id: "b") == nil)
+        #expect(store.blob("users/u/igc/b.igc.gz") == nil)
+        #expect(store.rows(.tasks).map(\.id) == ["t"])
+        #expect(store.hasUncommittedChanges)
+
+        store.crash()
+        #expect(store.rows(.flights).map(\.id) == ["a", "b"])
+        #expect(store.row(.flights, id: "a")?.fields["comments"] == .string("one"))
+        #expect(store.blob("users/u/igc/b.igc.gz") == Data([1, 2, 3]))
+        #expect(store.state.cursors[.flights] == Self.t0)
+        #expect(!store.hasUncommittedChanges)
+
+        // The same changes committed survive the next crash.
+        store.put(Self.row(.flights, "a", "two"))
+        store.remove(.flights, id: "b")
+        store.setBlob(nil, at: "users/u/igc/b.igc.gz")
+        try store.commit()
+        store.crash()
+        #expect(store.rows(.flights).map { $0.fields["comments"] } == [.string("two")])
+        #expect(store.blob("users/u/igc/b.igc.gz") == nil)
+    }
+
+    @Test func aChangeBackToTheCommittedValueIsNothingToCommit() throws {
+        let store = InMemoryLocalStore()
+        store.put(Self.row(.flights, "a", "one"))
+        try store.commit()
+        store.put(Self.row(.flights, "a", "two"))
+        #expect(store.hasUncommittedChanges)
+        store.put(Self.row(.flights, "a", "one"))
+        #expect(!store.hasUncommittedChanges)
+    }
+
+    /// Thousands of commits of one change each over a large store leave every row as last put: the
+    /// journal is applied in full at each commit (the engine commits after every reservation).
+    @Test func manySmallCommitsOverALargeStore() throws {
+        let store = InMemoryLocalStore()
+        for i in 0..<20_000 { store.put(Self.row(.flights, String(format: "f%05d", i), "v0")) }
+        try store.commit()
+        for i in stride(from: 0, to: 20_000, by: 7) {
+            store.put(Self.row(.flights, String(format: "f%05d", i), "v1"))
+            try store.commit()
+        }
+        store.put(Self.row(.flights, "f00001", "lost"))
+        store.crash()
+        let rows = store.rows(.flights)
+        #expect(rows.count == 20_000)
+        #expect(rows.filter { $0.fields["comments"] == .string("v1") }.count == (20_000 + 6) / 7)
+        #expect(store.row(.flights, id: "f00001")?.fields["comments"] == .string("v0"))
+    }
+}
