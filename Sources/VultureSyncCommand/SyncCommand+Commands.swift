@@ -75,7 +75,8 @@ struct Context {
         for argument in assignments {
             guard let eq = argument.firstIndex(of: "="), eq != argument.startIndex else {
                 throw .value(
-                    argument: argument, pointer: "", rule: "edit.shape", message: "an edit is FIELD=VALUE")
+                    argument: argument, pointer: "", rule: InputRule.editShape.rawValue,
+                    message: "an edit is FIELD=VALUE")
             }
             let name = String(argument[..<eq])
             let text = String(argument[argument.index(after: eq)...])
@@ -92,7 +93,8 @@ struct Context {
                             + editable.keys.sorted().joined(separator: ", ")
                 throw .value(
                     argument: argument, pointer: pointer,
-                    rule: common || isField ? "edit.engine-field" : "schema.unknown-field", message: why)
+                    rule: common || isField ? InputRule.editEngineField.rawValue : SchemaRule.unknownField.rawValue,
+                    message: why)
             }
             let value: FirestoreValue
             do { value = try CanonicalJSON.decode(Array(text.utf8), file: name) } catch let error as SchemaInputError {

@@ -54,7 +54,7 @@ public enum IGCImportCheck {
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
         if size > SchemaLimits.igcImportMaxRawBytes {
             throw .igc(
-                path: path, line: 0, rule: "igc.too-large",
+                path: path, line: 0, rule: InputRule.igcTooLarge.rawValue,
                 message: "\(size) bytes, over the import cap of \(SchemaLimits.igcImportMaxRawBytes) bytes (schema §3)")
         }
         let data: Data
@@ -68,7 +68,7 @@ public enum IGCImportCheck {
     public static func check(_ data: Data, path: String) throws(SyncCommandError) {
         if data.count > SchemaLimits.igcImportMaxRawBytes {
             throw .igc(
-                path: path, line: 0, rule: "igc.too-large",
+                path: path, line: 0, rule: InputRule.igcTooLarge.rawValue,
                 message: "\(data.count) bytes, over the import cap of \(SchemaLimits.igcImportMaxRawBytes) bytes")
         }
         var lineNumber = 0
@@ -85,16 +85,16 @@ public enum IGCImportCheck {
             }
         }
         guard let firstRecord else {
-            throw .igc(path: path, line: 0, rule: "igc.empty", message: "an empty file is no IGC file")
+            throw .igc(path: path, line: 0, rule: InputRule.igcEmpty.rawValue, message: "an empty file is no IGC file")
         }
         guard firstRecord.byte == UInt8(ascii: "A") else {
             throw .igc(
-                path: path, line: firstRecord.line, rule: "igc.a-record",
+                path: path, line: firstRecord.line, rule: InputRule.igcARecord.rawValue,
                 message: "an IGC file starts with its A record (the logger's manufacturer and id)")
         }
         guard hasFix else {
             throw .igc(
-                path: path, line: 0, rule: "igc.no-fix",
+                path: path, line: 0, rule: InputRule.igcNoFix.rawValue,
                 message: "no B record with a valid time (BHHMMSS…): a flight has at least one fix")
         }
     }

@@ -384,6 +384,43 @@ public enum RuleRegistry {
             example: "a Set<String> in a data() dictionary; the UInt64 9223372036854775808"
         ),
         RuleEntry(
+            id: "igc.empty",
+            meaning: "An IGC file to import holds no record at all.",
+            section: "README (vulture-sync)",
+            example: "an empty `flight.igc`"
+        ),
+        RuleEntry(
+            id: "igc.a-record",
+            meaning: "An IGC file to import does not start with its A record (the logger's manufacturer and id).",
+            section: "README (vulture-sync)",
+            example: "a file whose first line is `HFDTE081116`"
+        ),
+        RuleEntry(
+            id: "igc.no-fix",
+            meaning: "An IGC file to import has no B record with a valid time: a flight has at least one fix.",
+            section: "README (vulture-sync)",
+            example: "`AXCSAAA` and header lines only"
+        ),
+        RuleEntry(
+            id: "igc.too-large",
+            meaning: "An IGC file to import is larger than limits.igcImportMaxRawBytes.",
+            section: "schema §2 Storage objects",
+            example: "a 65 MiB file"
+        ),
+        RuleEntry(
+            id: "edit.shape",
+            meaning: "A vulture-sync edit argument is not FIELD=VALUE with a field name before the =.",
+            section: "README (vulture-sync)",
+            example: "`=5`"
+        ),
+        RuleEntry(
+            id: "edit.engine-field",
+            meaning:
+                "A vulture-sync edit names a field the engine sets itself (a common field, a blob map), not one a pilot edits.",
+            section: "README (vulture-sync)",
+            example: "`updatedAt={\"$timestamp\": \"2026-01-01T00:00:00Z\"}`"
+        ),
+        RuleEntry(
             id: "schema.unknown-field",
             meaning:
                 "A field the schema does not know: a warning (readers keep a newer version's fields) unless strict.",

@@ -141,4 +141,25 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// GeoPoint, FirestoreReference or FirestoreSentinel; a dictionary key that is not a string; an unsigned number
     /// above Int64.max. Example: a Set<String> in a data() dictionary; the UInt64 9223372036854775808.
     case foundationType = "foundation.type"
+
+    /// An IGC file to import holds no record at all. Example: an empty `flight.igc`.
+    case igcEmpty = "igc.empty"
+
+    /// An IGC file to import does not start with its A record (the logger's manufacturer and id). Example: a file
+    /// whose first line is `HFDTE081116`.
+    case igcARecord = "igc.a-record"
+
+    /// An IGC file to import has no B record with a valid time: a flight has at least one fix. Example: `AXCSAAA` and
+    /// header lines only.
+    case igcNoFix = "igc.no-fix"
+
+    /// An IGC file to import is larger than limits.igcImportMaxRawBytes. Example: a 65 MiB file.
+    case igcTooLarge = "igc.too-large"
+
+    /// A vulture-sync edit argument is not FIELD=VALUE with a field name before the =. Example: `=5`.
+    case editShape = "edit.shape"
+
+    /// A vulture-sync edit names a field the engine sets itself (a common field, a blob map), not one a pilot edits.
+    /// Example: `updatedAt={"$timestamp": "2026-01-01T00:00:00Z"}`.
+    case editEngineField = "edit.engine-field"
 }
