@@ -200,6 +200,7 @@ struct World {
     mutating func setUp(_ configs: [Scenario.Device], pageSize: Int) {
         self.pageSize = pageSize
         devices = configs.map { Device($0, backend: backend, pageSize: pageSize, bug: options.injectedBug) }
+        pro = devices.contains { $0.engine.configuration.isPro }
         trace.append(
             "devices \(configs.map { "\($0.name):\($0.platform.rawValue)\($0.clockOffsetSeconds)" }) page \(pageSize)")
     }
@@ -561,7 +562,10 @@ struct World {
                 }
             case .fault(let d, let request, let fault): device(d).recorder.inject(fault, next: request)
             case .storageFault(let d, let request, let failure): device(d).bucket.inject(failure, next: request)
-            case .entitlements(let d, let list): device(d).engine.refreshToken(entitlements: list)
+            case .entitlements(let d, let list):
+                device(d).engine.refreshToken(entitlements: list)
+                // The cap applies while no device's token says Pro (a replayed scenario's steps too).
+                pro = devices.contains { $0.engine.configuration.isPro }
             case .clearFaults(let d):
                 device(d).recorder.clearFaults()
                 device(d).bucket.clearFaults()
