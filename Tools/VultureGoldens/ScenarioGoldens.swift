@@ -112,6 +112,10 @@ enum ScenarioGoldens {
         .save(device: d, collection: .flights, id: f.id, changes: changes)
     }
 
+    /// How a scenario names a quota pause and a refused upload (ScenarioReplay.outcome(of:)).
+    static let paused = ScenarioReplay.outcome(of: .paused(until: start))
+    static let uploadUnavailable = ScenarioReplay.outcome(of: .storage(CloudStorageError(.unavailable, "")))
+
     static func sync(_ d: String, error: String? = nil) -> ScenarioStep { .run(device: d, action: .sync, error: error) }
     static func pull(_ d: String) -> ScenarioStep { .run(device: d, action: .pull, error: nil) }
     static func advance(_ seconds: Int64) -> ScenarioStep { .advance(seconds: seconds, device: nil) }
@@ -262,7 +266,7 @@ enum ScenarioGoldens {
             [
                 importFlight("a", f),
                 .storageFault(device: "a", request: .upload, failure: .unavailable),
-                sync("a", error: "storage.unavailable"),
+                sync("a", error: uploadUnavailable),
                 expect(
                     server: [f.path: ["igc": f.igcMap(uploaded: false)]], objects: [f.object: false],
                     storageBytes: f.gzBytes, commits: ["a": [1, 2]]),
@@ -863,7 +867,7 @@ enum ScenarioGoldens {
             "A daily quota error (RESOURCE_EXHAUSTED) pauses sync until the next day by the device clock; nothing is lost.",
             [
                 importFlight("a", f), .fault(device: "a", request: .commit, fault: .refuse(.resourceExhausted)),
-                sync("a", error: "paused"), advance(3_600), sync("a", error: "paused"),
+                sync("a", error: paused), advance(3_600), sync("a", error: paused),
                 // One commit was tried (the profile's creation) and refused; the paused sync sends nothing.
                 expect(
                     server: [f.path: nil], rows: ["a": [f.key: row(["filename": .string(f.filename)], dirty: true)]],
