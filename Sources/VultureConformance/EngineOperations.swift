@@ -282,10 +282,13 @@ final class ServerRequestSender: @unchecked Sendable {
 
     func send(_ members: [String: FirestoreValue]) -> Result<FirestoreValue, ServerRequestError> {
         guard let channel else {
-            return .failure(ServerRequestError(code: FirestoreStatus.unavailable.rawValue, message: "no server channel"))
+            return .failure(
+                ServerRequestError(code: FirestoreStatus.unavailable.rawValue, message: "no server channel"))
         }
         guard case .map(let answer) = channel.request(.map(members)) else {
-            return .failure(ServerRequestError(code: FirestoreStatus.unavailable.rawValue, message: "the server answer is not a map"))
+            return .failure(
+                ServerRequestError(
+                    code: FirestoreStatus.unavailable.rawValue, message: "the server answer is not a map"))
         }
         if let result = answer["result"] { return .success(result) }
         let error = answer["error"]?.mapValue

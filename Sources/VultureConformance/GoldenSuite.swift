@@ -14,7 +14,7 @@ import VultureSyncSchema
 /// - `Goldens/vectors/AREA.json` — `{"area": "AREA", "cases": [{"id", "section", "op",
 ///   "input", "output" | "error", "note"?, "pins"?}]}`.
 /// - `Goldens/scenarios/NAME.json` — a scenario golden (Goldens/FORMAT.md, Scenarios): the case
-///   `scenario.NAME` (op ``ScenarioConformance/caseOp``, the scenario as its input), judged by
+///   `required.scenario.NAME` (op ``ScenarioConformance/caseOp``, the scenario as its input), judged by
 ///   ``ScenarioConformance`` through the engine operations.
 /// Every file is canonical typed JSON (Goldens/FORMAT.md), byte-canonical.
 public struct GoldenSuite: Sendable {
@@ -183,7 +183,7 @@ public struct GoldenSuite: Sendable {
                 file: file, pointer: "/id", message: "the scenario in \(name).json has the id scenario.\(name)")
         }
         return ConformanceCase(
-            id: scenario.id, section: scenario.section, op: ScenarioConformance.caseOp, input: value,
+            id: "required." + scenario.id, section: scenario.section, op: ScenarioConformance.caseOp, input: value,
             expected: .output(.null), note: scenario.note)
     }
 

@@ -169,7 +169,10 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             let answer =
                 server?.request(request)
                 ?? .map([
-                    "error": .map(["code": .string(ErrorCode.protocolShape.rawValue), "message": .string("this case has no server")])
+                    "error": .map([
+                        "code": .string(ErrorCode.protocolShape.rawValue),
+                        "message": .string("this case has no server"),
+                    ])
                 ])
             guard send(TesteeProtocol.serverAnswerLine(seq: seq, answer)) else {
                 terminate()

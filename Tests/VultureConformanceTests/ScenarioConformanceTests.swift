@@ -16,9 +16,9 @@ import VultureTesteeProcess
     @Test func everyScenarioGoldenIsACaseWithItsStableId() throws {
         let cases = try Self.scenarioCases()
         #expect(cases.count >= 25)
-        #expect(cases.allSatisfy { $0.id.hasPrefix("scenario.") && $0.isRequired && $0.area == "scenarios" })
-        #expect(cases.map(\.id).contains("scenario.overlap-late-commit"))
-        #expect(cases.first { $0.id == "scenario.quota-pause" }?.section == "schema §3")
+        #expect(cases.allSatisfy { $0.id.hasPrefix("required.scenario.") && $0.isRequired && $0.area == "scenarios" })
+        #expect(cases.map(\.id).contains("required.scenario.overlap-late-commit"))
+        #expect(cases.first { $0.id == "required.scenario.quota-pause" }?.section == "schema §3")
     }
 
     @Test func theReferenceEnginePassesEveryScenarioInProcess() throws {
@@ -36,20 +36,20 @@ import VultureTesteeProcess
         var broken = ReferenceImplementation(schema: .vulture, injectedBugs: [.noOverlap])
         let run = ConformanceRunner.run(cases, on: &broken)
         let failed = run.results.filter { $0.outcome.isFailed }.map(\.id)
-        #expect(failed == ["scenario.overlap-late-commit"])
+        #expect(failed == ["required.scenario.overlap-late-commit"])
         let lines = run.results.flatMap(ConformanceRunner.failureLines)
         #expect(
             lines.first
-                == "FAIL scenario.overlap-late-commit (schema §5.2): 1 expectation(s) of the scenario did not hold:\n    /steps/9/rows/b/homebases~1\(DocumentIds.homebaseId(name: "Field 002")): expected a row, found none"
+                == "FAIL required.scenario.overlap-late-commit (schema §5.2): 1 expectation(s) of the scenario did not hold:\n    /steps/9/rows/b/homebases~1\(DocumentIds.homebaseId(name: "Field 002")): expected a row, found none"
         )
         // Listed in a failure list, the run passes; the list is strict both ways.
-        let list = try FailureList(text: "scenario.overlap-late-commit  # noOverlap\n", file: "known.txt")
+        let list = try FailureList(text: "required.scenario.overlap-late-commit  # noOverlap\n", file: "known.txt")
         var again = ReferenceImplementation(schema: .vulture, injectedBugs: [.noOverlap])
         #expect(ConformanceRunner.run(cases, on: &again, failureList: list).exitStatus == 0)
         var fixed = ReferenceImplementation(schema: .vulture)
         let stale = ConformanceRunner.run(cases, on: &fixed, failureList: list)
         #expect(stale.exitStatus == 1)
-        #expect(stale.reconciliation.unexpectedPasses == ["scenario.overlap-late-commit"])
+        #expect(stale.reconciliation.unexpectedPasses == ["required.scenario.overlap-late-commit"])
     }
 
     /// An implementation without engines skips the scenarios: a required case fails unless listed.
@@ -98,6 +98,6 @@ import VultureTesteeProcess
         let broken = ConformanceRunner.run(cases, on: &drivenBuggy)
         buggy.stop()
         let failed = broken.results.filter { $0.outcome.isFailed }.map(\.id)
-        #expect(failed == ["scenario.pull-page-edge-ties"])
+        #expect(failed == ["required.scenario.pull-page-edge-ties"])
     }
 }

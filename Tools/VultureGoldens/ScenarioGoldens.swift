@@ -632,13 +632,14 @@ enum ScenarioGoldens {
             } + [sync("a"), advance(10)]
             + flights[26...].enumerated().map { i, f in
                 importFlight("b", f, f.fields(inLogbook: false, ["lastOpenedAt": opened(26 + i)]))
-            } + [sync("b"), advance(10), sync("a")]
+            } + [sync("b"), advance(10), sync("c"), advance(10), sync("a"), advance(10), sync("b")]
         let f0 = flights[0]
         let f1 = flights[1]
         let f2 = flights[2]
         return scenario(
             "recents-past-50", "schema §5.5",
-            "52 opened flights from two devices: after the pull at most 50 keep lastOpenedAt; the oldest logbook flight loses its date, the oldest recents-only flight is tombstoned, on both devices.",
+            "52 opened flights from two devices: after the pull at most 50 keep lastOpenedAt; the oldest logbook flight loses its date, the oldest recents-only flight is tombstoned, on every device (c holds only flights that arrived by sync).",
+            devices: two + [Scenario.Device(name: "c", platform: .ios)],
             steps + [
                 expect(
                     server: [
@@ -655,6 +656,11 @@ enum ScenarioGoldens {
                         "b": [
                             f0.key: row(["lastOpenedAt": .null], dirty: false),
                             f1.key: row(["deleted": .boolean(true)], dirty: false),
+                        ],
+                        "c": [
+                            f0.key: row(["lastOpenedAt": .null], dirty: false),
+                            f1.key: row(["deleted": .boolean(true)], dirty: false),
+                            f2.key: row(["lastOpenedAt": opened(2)], dirty: false),
                         ],
                     ], objects: [f1.object: false, f2.object: true], serverCounts: [.flights: 51])
             ])
