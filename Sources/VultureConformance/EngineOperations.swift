@@ -302,7 +302,8 @@ extension FirestoreValue {
     fileprivate var stringValue: String? { if case .string(let s) = self { s } else { nil } }
 }
 
-/// Firestore as an engine under test sees it: each call one server request.
+/// Firestore as an engine under test sees it: each call one server request (unchecked Sendable: the
+/// protocol is sequential, one engine operation at a time on the thread that answers it).
 final class ServerRequestFirestore: FirestoreDatabase, @unchecked Sendable {
     let device: String
     let sender: ServerRequestSender
@@ -362,7 +363,8 @@ final class ServerRequestFirestore: FirestoreDatabase, @unchecked Sendable {
     }
 }
 
-/// Cloud Storage as an engine under test sees it: each call one server request.
+/// Cloud Storage as an engine under test sees it: each call one server request (unchecked Sendable as
+/// ``ServerRequestFirestore``).
 final class ServerRequestStorage: CloudStorage, @unchecked Sendable {
     let device: String
     let sender: ServerRequestSender

@@ -828,7 +828,8 @@ enum ScenarioGoldens {
         let bigContent = String(repeating: "0", count: 64)
         let reserved: Int64 = SchemaLimits.storageCapBytes - 100
         let bigMap: FirestoreValue = .map([
-            "path": .string("users/\(uid)/files/\(bigContent).gz"), "gzBytes": .integer(reserved),
+            "path": .string((try? BlobPaths.contentObjectPath(uid: uid, contentHash: bigContent)) ?? ""),
+            "gzBytes": .integer(reserved),
             "sizeBytes": .integer(reserved + 5_000), "uploaded": .boolean(false),
         ])
         let mapFileId =
