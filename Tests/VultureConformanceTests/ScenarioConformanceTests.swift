@@ -30,26 +30,37 @@ import VultureTesteeProcess
         #expect(run.exitStatus == 0)
     }
 
-    /// An engine that pulls from its cursor without the 2-minute overlap misses the late commit.
-    @Test func anEngineWithoutTheOverlapFailsTheLateCommitScenario() throws {
+    /// An engine that pulls from its cursor without the 2-minute overlap misses the late commits.
+    @Test func anEngineWithoutTheOverlapFailsTheLateCommitScenarios() throws {
         let cases = try Self.scenarioCases()
         var broken = ReferenceImplementation(schema: .vulture, injectedBugs: [.noOverlap])
         let run = ConformanceRunner.run(cases, on: &broken)
         let failed = run.results.filter { $0.outcome.isFailed }.map(\.id)
-        #expect(failed == ["required.scenario.overlap-late-commit"])
-        let lines = run.results.flatMap(ConformanceRunner.failureLines)
+        #expect(failed == ["required.scenario.overlap-edge-inclusive", "required.scenario.overlap-late-commit"])
+        let late = try #require(run.results.first { $0.id == "required.scenario.overlap-late-commit" })
         #expect(
-            lines.first
+            ConformanceRunner.failureLines(late).first
                 == "FAIL required.scenario.overlap-late-commit (schema §5.2): 1 expectation(s) of the scenario did not hold:\n    /steps/9/rows/b/homebases~1\(DocumentIds.homebaseId(name: "Field 002")): expected a row, found none"
         )
         // Listed in a failure list, the run passes; the list is strict both ways.
-        let list = try FailureList(text: "required.scenario.overlap-late-commit  # noOverlap\n", file: "known.txt")
+        let list = try FailureList(
+            text:
+                "required.scenario.overlap-edge-inclusive  # noOverlap\nrequired.scenario.overlap-late-commit  # noOverlap\n",
+            file: "known.txt")
         var again = ReferenceImplementation(schema: .vulture, injectedBugs: [.noOverlap])
         #expect(ConformanceRunner.run(cases, on: &again, failureList: list).exitStatus == 0)
         var fixed = ReferenceImplementation(schema: .vulture)
         let stale = ConformanceRunner.run(cases, on: &fixed, failureList: list)
         #expect(stale.exitStatus == 1)
-        #expect(stale.reconciliation.unexpectedPasses == ["required.scenario.overlap-late-commit"])
+        #expect(
+            stale.reconciliation.unexpectedPasses == [
+                "required.scenario.overlap-edge-inclusive", "required.scenario.overlap-late-commit",
+            ])
+        // The first page asks updatedAt >= cursor − 120 s: with > the edge commit is missed.
+        var strict = ReferenceImplementation(schema: .vulture, injectedBugs: [.strictCursor])
+        let strictRun = ConformanceRunner.run(cases, on: &strict)
+        #expect(
+            strictRun.results.filter { $0.outcome.isFailed }.map(\.id) == ["required.scenario.overlap-edge-inclusive"])
     }
 
     /// An implementation without engines skips the scenarios: a required case fails unless listed.

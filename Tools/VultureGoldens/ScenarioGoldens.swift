@@ -18,7 +18,7 @@ enum ScenarioGoldens {
         [
             firstSync520Writes, pushOrder, reserveUploadMark, uploadCrashedThenRetry, reserveAnswerLost,
             differentFieldsBothKept, unknownFieldSurvives, pullPageEdgeTies, overlapLateCommit, pullTwiceHarmless,
-            retriedQuery, sameFieldLaterWins, sameFieldTieServer, inLogbookOr, earliestImportedAt,
+            overlapEdgeInclusive, retriedQuery, sameFieldLaterWins, sameFieldTieServer, inLogbookOr, earliestImportedAt,
             lastOpenedLatest, summaryHigherVersion, trackPreviewFailed, taskPulledAfterFlight,
             taskDeferralDroppedByEdit, settingsLargerT, recentsPast50, recentsStranded, clearLastOpenedTravels,
             deleteTombstone, deleteAgainstEdit, reimportAfterDelete, mapFileSharedContent, tombstonePurge,
@@ -380,6 +380,24 @@ enum ScenarioGoldens {
                 expect(server: [late.path: ["updatedAt": at(-5)]], rows: ["b": [late.key: nil]]),
                 advance(5), sync("b"),
                 expect(rows: ["b": [late.key: row(late.fields, dirty: false), first.key: row(first.fields)]]),
+            ])
+    }
+
+    static var overlapEdgeInclusive: Scenario {
+        let first = homebase(3)
+        let edge = homebase(4)
+        return scenario(
+            "overlap-edge-inclusive", "schema §5.2",
+            "A late commit whose updatedAt is exactly the cursor minus 2 minutes is pulled: the first page asks updatedAt >= cursor − 120 s.",
+            [
+                .save(device: "a", collection: .homebases, id: nil, changes: first.fields), sync("a"), advance(10),
+                sync("b"), advance(100),
+                .serverCommit(
+                    writes: serverDocument(.homebases, edge.id, edge.fields, clientSeconds: -121).map { [$0] } ?? [],
+                    lateBySeconds: 230),
+                expect(server: [edge.path: ["updatedAt": at(-120)]]),
+                advance(5), sync("b"),
+                expect(rows: ["b": [edge.key: row(edge.fields, dirty: false)]]),
             ])
     }
 
@@ -805,18 +823,28 @@ enum ScenarioGoldens {
 
     static var tombstonePurge: Scenario {
         let f = Flight(26)
+        let kept = Flight(29)
         let days = SchemaConstants.tombstoneRetentionDays
         return scenario(
             "tombstone-purge", "schema §5.4",
-            "A tombstone is kept \(days) days, then purged on the server and on every device.",
-            shared(f) + [
+            "A tombstone is kept \(days) days, then purged on the server and on every device; a live flight not edited for as long stays.",
+            [importFlight("a", kept)] + shared(f) + [
                 .delete(device: "a", collection: .flights, id: f.id), sync("a"), advance(10), sync("b"),
                 advance((days - 1) * 86_400), sync("a"),
                 expect(
                     server: [f.path: ["deleted": .boolean(true)]],
                     rows: ["a": [f.key: row(["deleted": .boolean(true)])]]),
                 advance(2 * 86_400), sync("a"), advance(10), sync("b"),
-                expect(server: [f.path: nil], rows: ["a": [f.key: nil], "b": [f.key: nil]]),
+                // A live flight nobody edited for as long stays: only tombstones are purged.
+                expect(
+                    server: [
+                        f.path: nil, kept.path: ["deleted": .boolean(false), "filename": .string(kept.filename)],
+                    ],
+                    rows: [
+                        "a": [f.key: nil, kept.key: row([:])],
+                        "b": [f.key: nil, kept.key: row(["deleted": .boolean(false)])],
+                    ],
+                    objects: [kept.object: true]),
             ])
     }
 
