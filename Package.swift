@@ -87,7 +87,7 @@ let package = Package(
             path: "Goldens",
             exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol", "firestore.rules"],
             sources: ["GoldenResources.swift"],
-            resources: [.copy("VERSION"), .copy("schema"), .copy("vectors")]
+            resources: [.copy("VERSION"), .copy("schema"), .copy("vectors"), .copy("scenarios")]
         ),
         // Conformance cases, typed comparison, failure lists, the testee protocol and reports (no
         // process spawning: this is the library an iOS test target imports).
@@ -108,12 +108,12 @@ let package = Package(
         // The reference implementation served over the testee protocol.
         .executableTarget(
             name: "vulture-reference-testee",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncEngine", "VultureSyncSchema"]
         ),
         // The case definitions behind Goldens/schema and Goldens/vectors, rendered by the reference implementation.
         .target(
             name: "VultureGoldens",
-            dependencies: ["VultureConformance", "VultureSyncSchema"],
+            dependencies: ["VultureConformance", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"],
             path: "Tools/VultureGoldens"
         ),
         // Writes and checks Goldens/ (a thin command line over VultureGoldens).
@@ -145,7 +145,9 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncEngineTests",
-            dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
+            dependencies: [
+                "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureSimulation",
+            ]
         ),
         .testTarget(
             name: "VultureSyncCommandTests",

@@ -57,6 +57,7 @@ public struct ConformanceCase: Sendable, Hashable {
     /// operation's area of `Spec/operations.tsv` with `{collection}` replaced by the input's collection; for an
     /// operation the table does not list, the op's first component (`merge` for `merge.fields`).
     public var area: String {
+        if op == ScenarioConformance.caseOp { return ScenarioConformance.area }
         guard let operation = TesteeOperation(rawValue: op) else {
             return String(op.split(separator: ".").first ?? Substring(op))
         }
@@ -100,6 +101,19 @@ public enum ImplementationAnswer: Sendable, Hashable {
 public protocol ConformanceImplementation {
     /// Answers one case.
     mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer
+
+    /// Answers one engine operation of a scenario (`engine.reset`, `engine.step`, `engine.rows`;
+    /// Goldens/protocol/README.md, Engine operations): the engines' Firestore and Cloud Storage
+    /// requests meanwhile go to `server`. By default the case is answered as any other (an
+    /// implementation without engines skips it).
+    mutating func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer
+}
+
+extension ConformanceImplementation {
+    /// Answers the case without the server: ``answer(_:)``.
+    public mutating func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer {
+        answer(testCase)
+    }
 }
 
 extension ConformanceCase {

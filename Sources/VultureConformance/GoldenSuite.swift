@@ -1,5 +1,6 @@
 import Foundation
 import VultureGoldenResources
+import VultureSyncEngine
 import VultureSyncSchema
 
 /// The checked-in goldens (Goldens/) read as conformance cases.
@@ -13,6 +14,9 @@ import VultureSyncSchema
 /// - `Goldens/vectors/AREA.json` — `{"area": "AREA", "cases": [{"id", "section", "op",
 ///   "input", "output" | "error", "note"?, "pins"?, "base"?}]}`; `base` is the stored document an
 ///   output's `write` is judged on (``WriteEffect``).
+/// - `Goldens/scenarios/NAME.json` — a scenario golden (Goldens/FORMAT.md, Scenarios): the case
+///   `required.scenario.NAME` (op ``ScenarioConformance/caseOp``, the scenario as its input), judged by
+///   ``ScenarioConformance`` through the engine operations.
 /// Every file is canonical typed JSON (Goldens/FORMAT.md), byte-canonical.
 public struct GoldenSuite: Sendable {
     /// The suite version from Goldens/VERSION.
@@ -22,7 +26,7 @@ public struct GoldenSuite: Sendable {
     /// The golden files read, relative to the goldens folder, with their typed contents.
     public var files: [(path: String, value: FirestoreValue)]
 
-    /// The goldens bundled with this library: `VERSION`, `schema/` and `vectors/` of Goldens/,
+    /// The goldens bundled with this library: `VERSION`, `schema/`, `vectors/` and `scenarios/` of Goldens/,
     /// copied into the resource bundle of the package's `VultureGoldenResources` target when it is
     /// built (`Bundle.module`). Found wherever the bundle is — beside a test bundle on a device or a
     /// simulator, or in the build folder of a package that depends on this one — without the source
@@ -46,7 +50,7 @@ public struct GoldenSuite: Sendable {
             throw GoldenError(file: "VERSION", pointer: "", message: "\"\(version)\" is not MAJOR.MINOR.PATCH")
         }
         var suite = GoldenSuite(version: version, cases: [], files: [])
-        for folder in ["schema", "vectors"] {
+        for folder in ["schema", "vectors", "scenarios"] {
             let dir = root.appendingPathComponent(folder)
             let names = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }
                 .sorted()
@@ -57,9 +61,11 @@ public struct GoldenSuite: Sendable {
                 }
                 let value = try CanonicalJSON.decode([UInt8](data), file: relative)
                 suite.files.append((relative, value))
-                suite.cases +=
-                    folder == "schema"
-                    ? try documentCases(value, file: relative) : try vectorCases(value, file: relative)
+                switch folder {
+                case "schema": suite.cases += try documentCases(value, file: relative)
+                case "vectors": suite.cases += try vectorCases(value, file: relative)
+                default: suite.cases.append(try scenarioCase(value, file: relative))
+                }
             }
         }
         var seen: [String: String] = [:]
@@ -162,6 +168,24 @@ public struct GoldenSuite: Sendable {
                     : "\(id) rests on no choice or open pin and must be required.*")
         }
         return pins
+    }
+
+    /// A scenario file as its case; the file must read as a scenario and be named after its id.
+    static func scenarioCase(_ value: FirestoreValue, file: String) throws -> ConformanceCase {
+        let scenario: Scenario
+        do {
+            scenario = try Scenario(value, file: file)
+        } catch {
+            throw GoldenError(file: file, pointer: error.pointer, message: error.message)
+        }
+        let name = String(file.split(separator: "/").last ?? "").replacingOccurrences(of: ".json", with: "")
+        guard scenario.id == "scenario.\(name)" else {
+            throw GoldenError(
+                file: file, pointer: "/id", message: "the scenario in \(name).json has the id scenario.\(name)")
+        }
+        return ConformanceCase(
+            id: "required." + scenario.id, section: scenario.section, op: ScenarioConformance.caseOp, input: value,
+            expected: .output(.null), note: scenario.note)
     }
 
     static func vectorCases(_ value: FirestoreValue, file: String) throws -> [ConformanceCase] {

@@ -1,6 +1,7 @@
 // ReferenceImplementation — answers every operation of the testee protocol with this package's own
 // VultureSyncSchema, for the built-in run, the reference testee and the goldens writer.
 import Foundation
+import VultureSyncEngine
 import VultureSyncSchema
 
 /// A typed rejection an operation answers with: `{seq, error: {code, message}}`.
@@ -38,12 +39,24 @@ public struct ReferenceImplementation: ConformanceImplementation {
     /// An operation: input → output, or a typed rejection.
     public typealias Operation = @Sendable (FirestoreValue) throws(OperationError) -> FirestoreValue
 
-    /// Every operation by name.
+    /// Every operation by name, but the engine operations (``engineOperations``).
     public let operations: [String: Operation]
+
+    /// The engine operations (`engine.reset`, `engine.step`, `engine.rows`): answered by one
+    /// reference `SyncEngine` per scenario device, whose requests go to the runner's server.
+    public static let engineOperations: Set<String> = [
+        TesteeOperation.engineReset.rawValue, TesteeOperation.engineStep.rawValue, TesteeOperation.engineRows.rawValue,
+    ]
+
+    /// The engines of the scenario being replayed (shared by copies of this value).
+    let engines: ReferenceEngines
 
     /// Collects every operation table. Without a schema only the `id.*` and `blob.*` operations exist;
     /// cases of the schema-dependent ones (`encode`, `validate`, settings, …) are then skipped.
-    public init(schema: SyncSchema? = nil) {
+    /// `injectedBugs` give the engines of the engine operations those bugs (a broken testee for tests;
+    /// empty otherwise).
+    public init(schema: SyncSchema? = nil, injectedBugs: Set<InjectedBug> = []) {
+        engines = ReferenceEngines(injectedBugs: injectedBugs)
         var ops: [String: Operation] = [:]
         for table in [IdOperations.table, BlobOperations.table, ValidationOperations.table(schema: schema)] {
             ops.merge(table) { first, _ in first }
@@ -57,11 +70,27 @@ public struct ReferenceImplementation: ConformanceImplementation {
     /// Runs the case's operation on its input: its output or typed rejection, or a skip when this
     /// implementation has no operation of that name.
     public mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
+        if Self.engineOperations.contains(testCase.op) {
+            return .skipped(reason: "\(testCase.op) runs inside a scenario, with the runner's server")
+        }
         guard let op = operations[testCase.op] else {
             return .skipped(reason: "the reference implementation has no operation \(testCase.op)")
         }
         do {
             return .output(try op(testCase.input))
+        } catch {
+            return .error(code: error.code, message: error.message)
+        }
+    }
+}
+
+extension ReferenceImplementation {
+    /// Answers an engine operation with the reference engines, their requests going to `server`; any
+    /// other case as ``answer(_:)``.
+    public mutating func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer {
+        guard Self.engineOperations.contains(testCase.op) else { return answer(testCase) }
+        do {
+            return .output(try engines.answer(op: testCase.op, input: testCase.input, server: server))
         } catch {
             return .error(code: error.code, message: error.message)
         }

@@ -11,6 +11,10 @@ import VultureSyncSchema
 /// - `{"type": "case", "seq": n, "case": "id", "op": "…", "input": <canonical typed JSON>}` —
 ///   answered by `{"seq": n, "output": <canonical typed JSON>}`, `{"seq": n, "error": {"code": "…",
 ///   "message": "…"}}` or `{"seq": n, "skipped": "reason"}`;
+/// - while an engine operation's case is open the testee may send server requests
+///   `{"seq": n, "server": {"op": "commit" | "get" | "runQuery" | "upload" | "download" | "delete", "device", …}}`,
+///   each answered by `{"type": "server", "seq": n, "result": …}` or `{"type": "server", "seq": n,
+///   "error": {"code", "message"}}` before the case's answer;
 /// - `{"type": "stop"}` — last; the testee exits 0 without answering.
 public enum TesteeProtocol {
     /// The protocol version this runner speaks.
@@ -36,6 +40,24 @@ public enum TesteeProtocol {
 
     static func line(_ fields: [String: FirestoreValue]) -> String {
         CanonicalJSON.compactString(.map(fields))
+    }
+
+    /// The server request a testee's line to request `seq` holds (`{"seq": n, "server": request}`), or nil
+    /// when the line is something else (the case's answer).
+    public static func serverRequest(_ text: String, seq: Int64) -> FirestoreValue? {
+        guard text.contains("\"server\""),
+            case .map(let m)? = try? CanonicalJSON.decode(Array(text.utf8), file: "testee stdout"),
+            m["seq"] == .integer(seq), m.count == 2, let request = m["server"]
+        else { return nil }
+        return request
+    }
+
+    /// The runner's answer line to a server request: `{"type": "server", "seq": n, "result" | "error": …}`.
+    public static func serverAnswerLine(seq: Int64, _ answer: FirestoreValue) -> String {
+        var m = answer.mapValue ?? [:]
+        m["type"] = .string("server")
+        m["seq"] = .integer(seq)
+        return line(m)
     }
 
     /// Interprets a testee's answer line to request `seq`.

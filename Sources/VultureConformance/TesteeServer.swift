@@ -13,6 +13,9 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
     /// What `started` names as the implementation.
     public let name: String
     private var started = false
+    /// Where the engine operations' server requests go: by default a `{"seq", "server"}` line on stdout,
+    /// answered by the runner's next line on stdin.
+    var serverChannel: (Int64) -> EngineServerChannel = { StandardIOServerChannel(seq: $0) }
 
     /// A server for `implementation`; `name` is what the `started` reply names (`my-encoder 1.0`).
     public init(implementation: Implementation, name: String) {
@@ -68,7 +71,7 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
             }
             let c = ConformanceCase(id: id, section: "", op: op, input: input, expected: .output(.null))
             var reply: [String: FirestoreValue] = ["seq": .integer(seq)]
-            switch implementation.answer(c) {
+            switch implementation.answer(c, server: serverChannel(seq)) {
             case .output(let v): reply["output"] = v
             case .error(let code, let message):
                 reply["error"] = .map(["code": .string(code), "message": .string(message)])
@@ -93,5 +96,29 @@ public struct TesteeServer<Implementation: ConformanceImplementation> {
             }
             if stop { return }
         }
+    }
+}
+
+/// The testee's side of the server requests of an engine operation (Goldens/protocol/README.md, Server
+/// requests): `{"seq": n, "server": request}` on stdout, the runner's `{"type": "server", "seq": n,
+/// "result" | "error"}` read from stdin.
+final class StandardIOServerChannel: EngineServerChannel {
+    let seq: Int64
+
+    init(seq: Int64) { self.seq = seq }
+
+    func request(_ request: FirestoreValue) -> FirestoreValue {
+        func failure(_ message: String) -> FirestoreValue {
+            .map(["error": .map(["code": .string(ErrorCode.protocolShape.rawValue), "message": .string(message)])])
+        }
+        let line = CanonicalJSON.compactString(.map(["seq": .integer(seq), "server": request]))
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        guard let answer = readLine(strippingNewline: true) else { return failure("stdin ended") }
+        guard case .map(var m)? = try? CanonicalJSON.decode(Array(answer.utf8), file: "server answer"),
+            m["type"] == .string("server"), m["seq"] == .integer(seq)
+        else { return failure("expected {\"type\": \"server\", \"seq\": \(seq), …}, got \(answer.prefix(200))") }
+        m["type"] = nil
+        m["seq"] = nil
+        return .map(m)
     }
 }

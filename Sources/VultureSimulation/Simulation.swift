@@ -263,6 +263,7 @@ struct World {
         devices = configs.map {
             Device($0, backend: backend, now: clock.now, pageSize: pageSize, bug: options.injectedBug)
         }
+        pro = devices.contains { $0.engine.configuration.isPro }
         trace.append(
             "devices \(configs.map { "\($0.name):\($0.platform.rawValue)\($0.clockOffsetSeconds)" }) page \(pageSize)")
     }
@@ -635,6 +636,8 @@ struct World {
             case .entitlements(let d, let list):
                 device(d).claims.current = list
                 device(d).engine.refreshToken(entitlements: list)
+                // The cap applies while no device's token says Pro (a replayed scenario's steps too).
+                pro = devices.contains { $0.engine.configuration.isPro }
             case .clearFaults(let d):
                 device(d).recorder.clearFaults()
                 device(d).bucket.clearFaults()

@@ -124,6 +124,16 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     /// Sends one case and waits for its answer; a crash, protocol break or timeout answers
     /// `.broken` and restarts the process for the next case.
     public func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
+        answer(testCase, serving: nil)
+    }
+
+    /// Sends one engine operation and answers the testee's server requests with `server` until its
+    /// answer arrives (Goldens/protocol/README.md, Engine operations).
+    public func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer {
+        answer(testCase, serving: server)
+    }
+
+    private func answer(_ testCase: ConformanceCase, serving server: EngineServerChannel?) -> ImplementationAnswer {
         if consecutiveTimeouts >= Self.maximumConsecutiveTimeouts {
             return .broken("not run: the testee timed out on \(Self.maximumConsecutiveTimeouts) cases in a row")
         }
@@ -135,23 +145,39 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             terminate()
             return .broken("the testee crashed (its input is closed)")
         }
-        let reply: String
-        switch lines?.next(timeout: timeout) ?? .closed {
-        case .line(let text):
-            reply = text
-        case .invalidUTF8(let bytes):
-            terminate()
-            return .broken("protocol: the answer line is not UTF-8: \(Self.show(bytes))")
-        case .closed:
-            let exit = process.flatMap { waitForExit($0) }
-            terminate()
-            return .broken(
-                "the testee crashed: it \(exit ?? "closed its output") without answering case \(testCase.id) "
-                    + "(op \(testCase.op)); it is restarted for the next case")
-        case .timeout:
-            terminate()
-            consecutiveTimeouts += 1
-            return .broken("timeout after \(timeout) s")
+        var reply: String
+        while true {
+            switch lines?.next(timeout: timeout) ?? .closed {
+            case .line(let text):
+                reply = text
+            case .invalidUTF8(let bytes):
+                terminate()
+                return .broken("protocol: the answer line is not UTF-8: \(Self.show(bytes))")
+            case .closed:
+                let exit = process.flatMap { waitForExit($0) }
+                terminate()
+                return .broken(
+                    "the testee crashed: it \(exit ?? "closed its output") without answering case \(testCase.id) "
+                        + "(op \(testCase.op)); it is restarted for the next case")
+            case .timeout:
+                terminate()
+                consecutiveTimeouts += 1
+                return .broken("timeout after \(timeout) s")
+            }
+            // A server request of an engine operation: answered, then the case's answer is awaited again.
+            guard let request = TesteeProtocol.serverRequest(reply, seq: seq) else { break }
+            let answer =
+                server?.request(request)
+                ?? .map([
+                    "error": .map([
+                        "code": .string(ErrorCode.protocolShape.rawValue),
+                        "message": .string("this case has no server"),
+                    ])
+                ])
+            guard send(TesteeProtocol.serverAnswerLine(seq: seq, answer)) else {
+                terminate()
+                return .broken("the testee crashed (its input is closed)")
+            }
         }
         consecutiveTimeouts = 0
         let answer = TesteeProtocol.parseAnswer(reply, seq: seq)

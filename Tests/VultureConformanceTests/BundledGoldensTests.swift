@@ -42,6 +42,9 @@ import VultureSyncSchema
         mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
             testCase.id == "required.schema.flight.android.write" ? .output(.null) : reference.answer(testCase)
         }
+        mutating func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer {
+            reference.answer(testCase, server: server)
+        }
     }
 
     @Test func aFailureListLoadsFromTheTestBundleAndFromTheTestsFolder() throws {

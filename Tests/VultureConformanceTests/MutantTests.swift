@@ -12,6 +12,10 @@ struct MutantImplementation: ConformanceImplementation {
     mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer {
         fault(testCase, reference.answer(testCase))
     }
+
+    mutating func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer {
+        reference.answer(testCase, server: server)
+    }
 }
 
 /// One seeded fault and the case that must catch it.

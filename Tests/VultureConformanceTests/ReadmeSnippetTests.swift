@@ -12,6 +12,10 @@ import VultureSyncSchema
 struct MyEncoderImplementation: ConformanceImplementation {
     var reference = ReferenceImplementation(schema: .vulture)
     mutating func answer(_ testCase: ConformanceCase) -> ImplementationAnswer { reference.answer(testCase) }
+    // Its sync engine too: the scenario goldens' engine operations, with the runner's server.
+    mutating func answer(_ testCase: ConformanceCase, server: EngineServerChannel) -> ImplementationAnswer {
+        reference.answer(testCase, server: server)
+    }
 }
 
 // README snippet 1: the suite in your own tests (failure-list.txt is this target's resource).

@@ -359,3 +359,70 @@ extension FirestoreTimestamp {
         #expect(try world.memory.get("users/u1/homebases/\(id)")?.fields["latitude"] == .double(53.9))
     }
 }
+
+/// Engine fixes found by the scenario goldens (Goldens/scenarios/).
+@Suite struct ScenarioFoundEngineTests {
+    /// schema §5.5: a flight pulled before its task is stored without it, but its push sends the
+    /// task id the server holds, never null (scenario task-pulled-after-flight).
+    @Test func aDeferredTaskIdIsNeverPushedAsNull() throws {
+        let world = World()
+        let (b, storeB, clockB) = world.device("b")
+        let taskId = DocumentIds.taskId(externalUrl: "https://www.soaringspot.com/en_gb/x/tasks/club/task-1")
+        let flightId = DocumentIds.flightId(igcBytes: EngineTests.igc)
+        let path = "users/u1/flights/\(flightId)"
+        _ = try world.memory.commit([
+            try FirestoreWrite(
+                path: path,
+                fields: [
+                    "taskId": .string(taskId), "inLogbook": .boolean(true), "comments": .string("x"),
+                    "schema": .integer(1), "updatedAt": .serverTimestamp, "clientUpdatedAt": .timestamp(clockB.now),
+                    "updatedBy": .string("web"), "platform": .string("android"), "deleted": .boolean(false),
+                    "deletedAt": .null,
+                ])
+        ])
+        world.tick(clocks: [clockB])
+        try b.sync()
+        let row = try #require(storeB.row(.flights, id: flightId))
+        #expect(row.fields["taskId"] == .null)
+        #expect(row.deferredTaskId == taskId)
+        #expect(row.isDirty == false)
+        #expect(row.pushedFields["taskId"] == .string(taskId))
+        #expect(try world.memory.get(path)?.fields["taskId"] == .string(taskId))
+        // An edit of another field sends that field only; the server keeps the assignment.
+        world.tick(clocks: [clockB])
+        try b.save(.flights, id: flightId, changes: ["lastOpenedAt": .timestamp(clockB.now)])
+        try b.sync()
+        #expect(try world.memory.get(path)?.fields["taskId"] == .string(taskId))
+        #expect(storeB.row(.flights, id: flightId)?.fields["taskId"] == .null)
+        #expect(storeB.row(.flights, id: flightId)?.deferredTaskId == taskId)
+    }
+
+    /// schema §5.1, §5.4: two map files with the same content share one object, counted once in
+    /// `storageBytes` (scenario map-file-shared-content).
+    @Test func aSharedContentObjectIsCountedOnce() throws {
+        let world = World()
+        let (a, _, clockA) = world.device("a")
+        let content = Data(
+            "name,code,country,lat,lon,elev,style\n\"Aachen\",EDKA,DE,5049.383N,00611.183E,189.0m,5\n".utf8)
+        let gz = try ContentBlob.build(uid: "u1", contentBytes: content).map.gzBytes
+        let first = try a.importMapFile(
+            content: content,
+            fields: ["type": .string("WAYPOINTS"), "source": .string("USER"), "filename": .string("a.cup")])
+        let second = try a.importMapFile(
+            content: content,
+            fields: ["type": .string("WAYPOINTS"), "source": .string("XCSOAR"), "filename": .string("b.cup")])
+        #expect(first != second)
+        try a.sync()
+        #expect(try world.memory.get("users/u1")?.fields["storageBytes"] == .integer(gz))
+        world.tick(clocks: [clockA])
+        try a.delete(.mapFiles, id: first)
+        try a.sync()
+        #expect(try world.memory.get("users/u1")?.fields["storageBytes"] == .integer(gz))
+        #expect(world.storage.allObjects.count == 1)
+        world.tick(clocks: [clockA])
+        try a.delete(.mapFiles, id: second)
+        try a.sync()
+        #expect(try world.memory.get("users/u1")?.fields["storageBytes"] == .integer(0))
+        #expect(world.storage.allObjects.isEmpty)
+    }
+}

@@ -3,6 +3,7 @@
 import Foundation
 import VultureConformance
 import VultureSchemaCore
+import VultureSyncEngine
 import VultureSyncSchema
 
 /// Renders golden files from definitions.
@@ -10,6 +11,7 @@ enum GoldenFiles {
     struct All {
         var documents: [DocumentGoldenDefinition]
         var vectors: [VectorFile]
+        var scenarios: [Scenario]
     }
 
     static func all() -> All {
@@ -19,7 +21,35 @@ enum GoldenFiles {
                 IdVectors.file, BlobVectors.file, DocumentVectors.file, InvalidDocumentVectors.file,
                 SettingsVectors.file, MergeVectors.file, TrimVectors.file, TombstoneVectors.file,
                 DuplicateVectors.file,
-            ])
+            ],
+            scenarios: ScenarioGoldens.all)
+    }
+
+    /// The canonical bytes of a scenario golden, after the reference engine replayed it on the in-memory
+    /// backend with every expectation holding.
+    /// - Throws: `DefinitionError` when its id is not `scenario.NAME`, it does not end with an `expect`
+    ///   step, it does not read back, or an expectation fails.
+    static func render(_ scenario: Scenario) throws -> (name: String, bytes: [UInt8]) {
+        let prefix = "scenario."
+        guard scenario.id.hasPrefix(prefix), scenario.id.count > prefix.count else {
+            throw DefinitionError(description: "\(scenario.id): a scenario id is scenario.NAME")
+        }
+        guard case .expect? = scenario.steps.last else {
+            throw DefinitionError(description: "\(scenario.id): a scenario ends with an expect step")
+        }
+        let result = ScenarioReplay.run(scenario, backend: InMemoryScenarioBackend(start: scenario.start))
+        guard result.passed else {
+            throw DefinitionError(
+                description: "\(scenario.id): the reference engine does not meet its expectations:\n  "
+                    + result.failures.joined(separator: "\n  "))
+        }
+        let bytes = CanonicalJSON.encode(scenario.value)
+        do {
+            _ = try Scenario(CanonicalJSON.decode(bytes, file: scenario.id), file: scenario.id)
+        } catch {
+            throw DefinitionError(description: "\(scenario.id): the written file does not read back: \(error)")
+        }
+        return (String(scenario.id.dropFirst(prefix.count)), bytes)
     }
 
     /// The canonical bytes of a document golden: its fixture encoded by the reference in both forms.
@@ -111,8 +141,9 @@ enum GoldenFiles {
     }
 }
 
-/// The golden files of `Goldens/schema/` and `Goldens/vectors/`: the reference implementation's
-/// answers to the case definitions of this library, rendered as canonical bytes. `vulture-goldens`
+/// The golden files of `Goldens/schema/`, `Goldens/vectors/` and `Goldens/scenarios/`: the reference
+/// implementation's answers to the case definitions of this library, and the scenarios the reference
+/// engine replays with every expectation holding, rendered as canonical bytes. `vulture-goldens`
 /// writes or checks them; `swift test` checks them too (Goldens/README.md).
 public enum GoldenWriter {
     /// One golden file: its path from the package root and its canonical bytes.
@@ -131,7 +162,8 @@ public enum GoldenWriter {
         public let bytes: [UInt8]
         /// `--- a/PATH`, `+++ b/PATH` and the hunks.
         public let diff: String
-        /// A file of `Goldens/schema/` or `Goldens/vectors/` that no definition writes any more: `write` deletes it.
+        /// A file of `Goldens/schema/`, `Goldens/vectors/` or `Goldens/scenarios/` that no definition writes any
+        /// more: `write` deletes it.
         public let isStale: Bool
 
         public var description: String { diff }
@@ -155,11 +187,27 @@ public enum GoldenWriter {
             out.append(
                 File(path: "Goldens/vectors/\(file.area).json", bytes: try GoldenFiles.render(file, with: &reference)))
         }
+        // Every scenario is replayed before any error is thrown, so one run names all that fail.
+        var names: Set<String> = []
+        var problems: [String] = []
+        for scenario in files.scenarios {
+            do {
+                let (name, bytes) = try GoldenFiles.render(scenario)
+                guard names.insert(name).inserted else {
+                    throw GoldenFiles.DefinitionError(description: "\(scenario.id) is defined twice")
+                }
+                out.append(File(path: "Goldens/scenarios/\(name).json", bytes: bytes))
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        if !problems.isEmpty { throw GoldenFiles.DefinitionError(description: problems.joined(separator: "\n")) }
         return out
     }
 
     /// The files under `root` that differ from `files` (missing files count, with an empty old side),
-    /// then the `.json` files of `Goldens/schema/` and `Goldens/vectors/` that `files` does not hold (stale).
+    /// then the `.json` files of `Goldens/schema/`, `Goldens/vectors/` and `Goldens/scenarios/` that `files` does
+    /// not hold (stale).
     public static func drift(of files: [File], under root: URL) -> [Drift] {
         var out: [Drift] = files.compactMap { file in
             let old = FileManager.default.contents(atPath: root.appendingPathComponent(file.path).path).map {
@@ -171,7 +219,7 @@ public enum GoldenWriter {
                 diff: GoldenFiles.diff(old: old ?? [], new: file.bytes, path: file.path), isStale: false)
         }
         let written = Set(files.map(\.path))
-        for folder in ["Goldens/schema", "Goldens/vectors"] {
+        for folder in ["Goldens/schema", "Goldens/vectors", "Goldens/scenarios"] {
             let names =
                 (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
             for name in names.sorted() where name.hasSuffix(".json") && !written.contains("\(folder)/\(name)") {

@@ -9,7 +9,8 @@ loader, run by .ci/run.
   rejection is input.shape send a malformed input on purpose and are left out), and its expected
   output against <op>.output.schema.json;
 - each document golden's fixture against <collection>.fixture.schema.json, and its write and stored
-  documents against Goldens/jsonschema/<collection>.<form>.schema.json.
+  documents against Goldens/jsonschema/<collection>.<form>.schema.json;
+- Goldens/scenarios/*.json against scenario-file.schema.json, and each device step as an engine.step input.
 
 Every schema of Goldens/jsonschema/ and Goldens/protocol/operations/ has its file name as $id, so
 they are loaded into one registry and a "$ref": "flights.write.schema.json" resolves.
@@ -83,6 +84,13 @@ def main(root):
                 operations["encode.output.schema.json"],
                 {"path": golden["path"], "document": golden[form]},
             )
+    for path in sorted((root / "Goldens" / "scenarios").glob("*.json")):
+        golden = json.loads(path.read_text(encoding="utf-8"))
+        name = path.relative_to(root)
+        check(name, formats["scenario-file.schema.json"], golden)
+        for i, step in enumerate(golden.get("steps", [])):
+            if step.get("op") not in ("serverCommit", "fault", "clearFaults", "expect"):
+                check(f"{name}: /steps/{i} engine.step input", operations["engine.step.input.schema.json"], {"step": step})
     print(f"golden formats and operation schemas: {passed} passed, {failed} failed")
     return 1 if failed or passed == 0 else 0
 

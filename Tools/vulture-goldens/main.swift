@@ -3,7 +3,7 @@ import VultureCommandLine
 import VultureGoldens
 
 /// `vulture-goldens write|check [--root DIR]`: the goldens are the reference implementation's
-/// answers to the case definitions in this folder. `write` rewrites Goldens/schema and Goldens/vectors (only files
+/// answers to the case definitions in this folder. `write` rewrites Goldens/schema, Goldens/vectors and Goldens/scenarios (only files
 /// whose bytes change); `check` never writes and exits 1 with a diff when anything would change.
 let usage = """
     usage: vulture-goldens write [--root DIR]
@@ -11,8 +11,9 @@ let usage = """
 
       --root DIR  the package root (default: the current directory)
 
-    Writes (or checks) Goldens/schema/*.json and Goldens/vectors/*.json from the case definitions in Tools/VultureGoldens,
-    answered by the reference implementation. Exit status: 0 current, 1 would change (check),
+    Writes (or checks) Goldens/schema/*.json, Goldens/vectors/*.json and Goldens/scenarios/*.json from the case
+    definitions in Tools/VultureGoldens, answered by the reference implementation (a scenario is written only when
+    the reference engine meets every expectation of its expect steps). Exit status: 0 current, 1 would change (check),
     2 usage or I/O error, or a definition the reference does not answer as declared.
     """
 

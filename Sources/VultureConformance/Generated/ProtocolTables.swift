@@ -867,6 +867,22 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
     /// fields were merged into it, and a deferred task id as merge.document answers it.
     case duplicatesR4 = "duplicates.r4"
 
+    /// The start of a scenario (Goldens/FORMAT.md, Scenarios): forget every device and make one engine per device
+    /// with an empty store, its clock at start plus clockOffsetSeconds, its token holding entitlements; the engines
+    /// reach Firestore and Storage only through server requests (Goldens/protocol/README.md, Engine operations) of
+    /// the database named here.
+    case engineReset = "engine.reset"
+
+    /// One device step of the scenario, as in the file (importFlight, importMapFile, save, delete, open, sync, pull,
+    /// push, restart, advance, entitlements), done by that device's engine: error null, or why the action failed
+    /// (paused, a Firestore status, storage.KIND, or the local change's refusal); advance without device moves every
+    /// device clock.
+    case engineStep = "engine.step"
+
+    /// The device's rows of one collection by document id: the fields as the device holds them (a tombstone's
+    /// included, stored form) and whether the row holds changes the server does not have.
+    case engineRows = "engine.rows"
+
     /// What `--only` selects: dotted, `{collection}` standing for the input's collection (`schema.{collection}`).
     public var areaTemplate: String {
         switch self {
@@ -891,6 +907,9 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .tombstonesPurge: "tombstones.purge"
         case .tombstonesDelete: "tombstones.delete"
         case .duplicatesR4: "duplicates"
+        case .engineReset: "scenarios"
+        case .engineStep: "scenarios"
+        case .engineRows: "scenarios"
         }
     }
 
@@ -918,6 +937,9 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .tombstonesPurge: "schema §5.4"
         case .tombstonesDelete: "schema §5.4, §6"
         case .duplicatesR4: "schema §4 (risk R4)"
+        case .engineReset: "schema §5"
+        case .engineStep: "schema §5"
+        case .engineRows: "schema §5"
         }
     }
 
@@ -948,6 +970,10 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .tombstonesDelete:
             "{collection: collection, document: storedMap, otherLiveDocuments?: [storedMap], context: {deviceId: string, platform: string, clientUpdatedAt: timestamp, deletedAt?: timestamp|null}}"
         case .duplicatesR4: "{flights: [{id: string, document: storedMap}], tasksOnDevice?: [string]}"
+        case .engineReset:
+            "{uid: string, database: string, start: timestamp, pageSize: integer, devices: [{name: string, platform: \"android\"|\"ios\", deviceId: string, entitlements: [string], clockOffsetSeconds: integer}]}"
+        case .engineStep: "{step: object}"
+        case .engineRows: "{device: string, collection: collection}"
         }
     }
 
@@ -977,6 +1003,9 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .tombstonesDelete: "{tombstone: writeMap, deleteObjects: [string], storageBytesDelta: integer}"
         case .duplicatesR4:
             "{groups: [{keep: string, tombstone: [string], document: storedMap, deferredTaskId: string|null}]}"
+        case .engineReset: "{}"
+        case .engineStep: "{error: string|null}"
+        case .engineRows: "{rows: {*: {fields: storedMap, dirty: boolean}}}"
         }
     }
 
@@ -1008,6 +1037,9 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .tombstonesPurge: ["input.shape"]
         case .tombstonesDelete: ["input.shape", "value.*"]
         case .duplicatesR4: ["input.shape", "value.*"]
+        case .engineReset: ["input.shape"]
+        case .engineStep: ["input.shape"]
+        case .engineRows: ["input.shape"]
         }
     }
 }

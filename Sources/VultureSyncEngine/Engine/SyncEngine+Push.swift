@@ -29,7 +29,7 @@ extension SyncEngine {
     /// as a merge with a mask (a changed nested map is replaced whole). `updatedAt` is the server
     /// timestamp.
     func write(for row: LocalRow, precondition: FirestorePrecondition? = nil) -> FirestoreWrite {
-        var fields = row.fields
+        var fields = row.pushedFields
         if row.collection.hasCommonFields { fields["updatedAt"] = .serverTimestamp }
         let path = row.path(uid: uid)
         if row.isTombstone {
@@ -39,11 +39,11 @@ extension SyncEngine {
         var paths: [[String]]
         if let base = row.base, base["deleted"] != .boolean(true) {
             paths = []
-            for name in LocalRow.changedFields(from: base, to: row.fields) {
+            for name in LocalRow.changedFields(from: base, to: fields) {
                 // A map keyed by ids (settings values) is written per key, so two devices changing two
                 // keys do not overwrite each other's.
                 if Self.keyedMapFields.contains(name), case .map(let before)? = base[name],
-                    case .map(let after)? = row.fields[name]
+                    case .map(let after)? = fields[name]
                 {
                     for key in Set(before.keys).union(after.keys) where before[key] != after[key] {
                         paths.append([name, key])
@@ -92,7 +92,7 @@ extension SyncEngine {
         }
         events.append(.committed(collection, writes: writes.count, estimatedBytes: bytes))
         for (index, var row) in rows.enumerated() {
-            var agreed = row.fields
+            var agreed = row.pushedFields
             let written = result.writeResults.indices.contains(index) ? result.writeResults[index] : nil
             if row.collection.hasCommonFields {
                 // updatedAt is the record write's one transform: its result is the stored value.
@@ -102,7 +102,12 @@ extension SyncEngine {
                     agreed["updatedAt"] = .timestamp(time)
                 }
             }
+            // A deferred task id stays deferred: agreed with the server, still null on the device.
+            let local = row.fields
             row.fields = agreed
+            if let field = LocalRow.deferredField(row.collection), row.deferredTaskId != nil {
+                row.fields[field] = local[field] ?? .null
+            }
             row.base = agreed
             row.baseUpdateTime =
                 result.writeResults.indices.contains(index) ? result.writeResults[index].updateTime : nil
@@ -237,12 +242,16 @@ extension SyncEngine {
     /// profile's `storageBytes` increment (schema §5.1). The record's precondition (absent, or its
     /// base's update time) makes a retried reservation fail instead of counting twice; the engine
     /// then reads the record again and keeps what the server has. Over the cap without Pro the
-    /// reservation is not made: the file stays local and the metadata syncs (schema §6).
+    /// reservation is not made: the file stays local and the metadata syncs (schema §6). A map file's
+    /// content object that another live record on the server already holds is counted once: its
+    /// reservation writes the record alone, with no `storageBytes` change (the tombstone of the last
+    /// record sharing it releases it, schema §5.4).
     func pushReservations(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         for var row in store.rows(collection) where needsReservation(row) {
-            guard case .map(let map)? = row.pendingBlobMap, case .integer(let gz)? = map["gzBytes"] else { continue }
-            if reservationBlocked(row) {
+            guard case .map(let map)? = row.pendingBlobMap, case .integer(let size)? = map["gzBytes"] else { continue }
+            let gz = try isCountedElsewhere(collection, row, path: map["path"]) ? 0 : size
+            if gz != 0, reservationBlocked(row) {
                 events.append(.capReached(collection, id: row.id))
                 continue
             }
@@ -252,16 +261,31 @@ extension SyncEngine {
             let precondition: FirestorePrecondition? =
                 configuration.has(.reserveWithoutPrecondition)
                 ? nil : row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false)
-            guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
+            var writes = [write(for: row, precondition: precondition)]
+            if gz != 0 {
+                guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
+                writes.append(profile)
+            }
             do {
-                _ = try commitBatch(
-                    collection, rows: [row], writes: [write(for: row, precondition: precondition), profile])
+                _ = try commitBatch(collection, rows: [row], writes: writes)
                 store.state.profile?["storageBytes"] = .integer(storageBytes + gz)
                 events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
                 try reconcile(collection, id: row.id)
             }
+        }
+    }
+
+    /// Whether another live document of the collection on the server holds a blob map naming the
+    /// object at `path`: a map file sharing this one's content (the object is counted already).
+    func isCountedElsewhere(_ collection: SyncCollection, _ row: LocalRow, path: FirestoreValue?) throws(SyncError)
+        -> Bool
+    {
+        guard let kind = Self.blobKind(collection), let path, collection == .mapFiles else { return false }
+        return try sharingDocuments(collection, row, row.fields).contains { other in
+            guard other["deleted"] != .boolean(true), case .map(let m)? = other[kind.mapField] else { return false }
+            return m["path"] == path
         }
     }
 

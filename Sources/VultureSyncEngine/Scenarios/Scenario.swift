@@ -2,7 +2,7 @@ import Foundation
 import VultureFirestore
 import VultureSyncSchema
 
-/// A sync scenario: a versioned step script every engine replays (Goldens/scenarios/README.md), in
+/// A sync scenario: a versioned step script every engine replays (Goldens/FORMAT.md, Scenarios), in
 /// the manner of Firestore's cross-SDK spec tests. Read from canonical typed JSON:
 ///
 ///     {"formatVersion": 1, "id": "scenario.…", "section": "schema §5.2", "note": "…",
@@ -119,6 +119,20 @@ public struct ScenarioExpectation: Sendable {
     public var serverCounts: [SyncCollection: Int] = [:]
     /// Per device, the number of writes of each commit it made since the previous `expect` step.
     public var commits: [String: [Int]] = [:]
+
+    /// An expectation of the parts given (the others are not checked).
+    public init(
+        server: [String: [String: FirestoreValue]?] = [:], rows: [String: [String: RowExpectation?]] = [:],
+        objects: [String: Bool] = [:], storageBytes: Int64? = nil, serverCounts: [SyncCollection: Int] = [:],
+        commits: [String: [Int]] = [:]
+    ) {
+        self.server = server
+        self.rows = rows
+        self.objects = objects
+        self.storageBytes = storageBytes
+        self.serverCounts = serverCounts
+        self.commits = commits
+    }
 }
 
 /// What a device row must hold.
@@ -127,6 +141,12 @@ public struct RowExpectation: Sendable {
     public var fields: [String: FirestoreValue]
     /// Whether the row must be dirty (nil: either).
     public var dirty: Bool?
+
+    /// A row holding `fields`, dirty or not as `dirty` says (nil: either).
+    public init(fields: [String: FirestoreValue], dirty: Bool? = nil) {
+        self.fields = fields
+        self.dirty = dirty
+    }
 }
 
 /// A scenario file that cannot be read: where and why.
@@ -208,6 +228,15 @@ extension Scenario {
             throw ScenarioError(file: url.lastPathComponent, pointer: "", message: "\(error)")
         }
         try self.init(value, file: url.lastPathComponent)
+    }
+}
+
+extension ScenarioStep {
+    /// Reads one step as a scenario file holds it (an `engine.step` input); its device must be one of
+    /// `devices`.
+    /// - Throws: ``ScenarioError`` naming the pointer (below `pointer`) of the first problem.
+    public init(_ value: FirestoreValue, pointer: String = "", devices: Set<String>) throws(ScenarioError) {
+        self = try ScenarioReader(file: nil).step(value, pointer, devices: devices)
     }
 }
 

@@ -95,6 +95,32 @@ public struct ScenarioResult: Sendable {
     public var passed: Bool { failures.isEmpty }
 }
 
+/// A device row as an `expect` step sees it.
+public struct ScenarioRowState: Sendable, Hashable {
+    /// The fields as the device holds them (stored form).
+    public var fields: [String: FirestoreValue]
+    /// Whether the row holds changes the server does not have.
+    public var dirty: Bool
+
+    /// A row state as given.
+    public init(fields: [String: FirestoreValue], dirty: Bool) {
+        self.fields = fields
+        self.dirty = dirty
+    }
+}
+
+/// What an `expect` step reads from the devices of a replay: the reference engine's stores here, a
+/// testee's answers to `engine.rows` in the conformance runner.
+public protocol ScenarioDeviceView {
+    /// The devices' names, sorted.
+    var deviceNames: [String] { get }
+    /// The device's row of `collection` with `id`, or nil when it has none.
+    /// - Throws: when the device cannot be asked (a testee that broke the protocol).
+    func row(device: String, collection: SyncCollection, id: String) throws -> ScenarioRowState?
+    /// The number of writes of each commit the device sent since the previous call (refused ones included).
+    func takeCommitSizes(device: String) -> [Int]
+}
+
 /// Replays a scenario with the reference engine against a backend.
 public enum ScenarioReplay {
     /// One device of a replay: its engine, store, clock and request recorder.
@@ -191,13 +217,7 @@ public enum ScenarioReplay {
                 case .push: try engine.push()
                 }
             } catch {
-                outcome =
-                    switch error {
-                    case .paused: "paused"
-                    case .firestore(let e): e.status.rawValue
-                    case .storage(let e): "storage.\(e.kind.rawValue)"
-                    case .store: "store"
-                    }
+                outcome = Self.outcome(of: error)
                 if expected == nil { failures.append("\(p): \(action.rawValue) failed: \(error)") }
             }
             if let expected, outcome != expected {
@@ -211,16 +231,7 @@ public enum ScenarioReplay {
                 configuration: dev.engine.configuration, database: dev.recorder, storage: dev.bucket, store: dev.store,
                 clock: dev.clock.source)
         case .serverCommit(let writes, let late):
-            var sent = writes
-            if let late {
-                let visible = try backend.serverNow().adding(seconds: -late)
-                sent = try writes.map { w in
-                    guard var fields = w.fields, fields["updatedAt"] == .serverTimestamp else { return w }
-                    fields["updatedAt"] = .timestamp(visible)
-                    return try FirestoreWrite(path: w.path, fields: fields, mask: w.mask, precondition: w.precondition)
-                }
-            }
-            _ = try backend.firestore.commit(sent)
+            try commitOnServer(writes, lateBySeconds: late, backend: backend)
         case .advance(let seconds, let d):
             if let d {
                 try device(d).clock.advance(seconds: seconds)
@@ -238,7 +249,57 @@ public enum ScenarioReplay {
         case .entitlements(let d, let list):
             try device(d).reconfigure(entitlements: list, backend: backend)
         case .expect(let e):
-            failures += try check(e, p, devices: devices, backend: backend, uid: uid)
+            failures += try check(e, at: p, devices: ReplayDevices(devices: devices), backend: backend, uid: uid)
+        }
+    }
+
+    /// A `serverCommit` step: another client commits `writes` directly; with `lateBySeconds` each
+    /// `updatedAt` server timestamp becomes the server's now minus that many seconds.
+    /// - Throws: `FirestoreError` when the commit is refused; `SchemaInputError` for a write that cannot be rebuilt.
+    public static func commitOnServer(_ writes: [FirestoreWrite], lateBySeconds late: Int64?, backend: ScenarioBackend)
+        throws
+    {
+        var sent = writes
+        if let late {
+            let visible = try backend.serverNow().adding(seconds: -late)
+            sent = try writes.map { w in
+                guard var fields = w.fields, fields["updatedAt"] == .serverTimestamp else { return w }
+                fields["updatedAt"] = .timestamp(visible)
+                return try FirestoreWrite(path: w.path, fields: fields, mask: w.mask, precondition: w.precondition)
+            }
+        }
+        _ = try backend.firestore.commit(sent)
+    }
+
+    /// The devices of a replay with the reference engine, as an `expect` step reads them.
+    struct ReplayDevices: ScenarioDeviceView {
+        let devices: [String: Device]
+        var deviceNames: [String] { devices.keys.sorted() }
+
+        func row(device: String, collection: SyncCollection, id: String) -> ScenarioRowState? {
+            devices[device]?.store.row(collection, id: id).map {
+                ScenarioRowState(fields: $0.fields, dirty: $0.isDirty)
+            }
+        }
+
+        func takeCommitSizes(device: String) -> [Int] {
+            guard let d = devices[device] else { return [] }
+            let requests = d.recorder.requests
+            let sizes = requests[min(d.seenRequests, requests.count)...].filter { $0.kind == .commit }.map(
+                \.writes.count)
+            d.seenRequests = requests.count
+            return sizes
+        }
+    }
+
+    /// How a scenario's `error` names a failed sync: `paused`, a Firestore status (`UNAVAILABLE`),
+    /// `storage.KIND` (`storage.unavailable`) or `store`.
+    public static func outcome(of error: SyncError) -> String {
+        switch error {
+        case .paused: "paused"
+        case .firestore(let e): e.status.rawValue
+        case .storage(let e): "storage.\(e.kind.rawValue)"
+        case .store: "store"
         }
     }
 
@@ -262,8 +323,12 @@ public enum ScenarioReplay {
         SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).filter { $0.writeAs == .serverTimestamp }.map(
             \.name))
 
-    static func check(
-        _ e: ScenarioExpectation, _ p: String, devices: [String: Device], backend: ScenarioBackend, uid: String
+    /// The expectations of an `expect` step at pointer `p` that do not hold, each
+    /// `POINTER: expected …, actual …`: server documents, objects, counts and `storageBytes` read from
+    /// `backend`, rows and commit sizes from `devices` (whose commits since the previous step are taken).
+    /// - Throws: what reading the backend or the devices throws.
+    public static func check(
+        _ e: ScenarioExpectation, at p: String, devices: ScenarioDeviceView, backend: ScenarioBackend, uid: String
     ) throws -> [String] {
         var out: [String] = []
         for path in e.server.keys.sorted() {
@@ -278,7 +343,7 @@ public enum ScenarioReplay {
             }
         }
         for name in e.rows.keys.sorted() {
-            guard let d = devices[name], let rows = e.rows[name] else { continue }
+            guard devices.deviceNames.contains(name), let rows = e.rows[name] else { continue }
             for key in rows.keys.sorted() {
                 let rp = JSONPointer.appending(p + "/rows/" + name, key)
                 let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
@@ -286,15 +351,15 @@ public enum ScenarioReplay {
                     out.append("\(rp): a row key is COLLECTION/ID")
                     continue
                 }
-                let row = d.store.row(collection, id: parts[1])
+                let row = try devices.row(device: name, collection: collection, id: parts[1])
                 switch (rows[key] ?? nil, row) {
                 case (nil, nil): break
                 case (nil, .some): out.append("\(rp): expected no row, found one")
                 case (.some, nil): out.append("\(rp): expected a row, found none")
                 case (.some(let want), .some(let have)):
                     out += compare(want.fields, have.fields, rp + "/fields", realClock: backend.serverClockIsReal)
-                    if let dirty = want.dirty, dirty != have.isDirty {
-                        out.append("\(rp)/dirty: expected \(dirty), actual \(have.isDirty)")
+                    if let dirty = want.dirty, dirty != have.dirty {
+                        out.append("\(rp)/dirty: expected \(dirty), actual \(have.dirty)")
                     }
                 }
             }
@@ -316,12 +381,8 @@ public enum ScenarioReplay {
                 )
             }
         }
-        for name in devices.keys.sorted() {
-            guard let d = devices[name] else { continue }
-            let requests = d.recorder.requests
-            let sizes = requests[min(d.seenRequests, requests.count)...].filter { $0.kind == .commit }.map(
-                \.writes.count)
-            d.seenRequests = requests.count
+        for name in devices.deviceNames {
+            let sizes = devices.takeCommitSizes(device: name)
             if let want = e.commits[name], want != sizes {
                 out.append("\(p)/commits/\(name): expected \(want), actual \(sizes)")
             }

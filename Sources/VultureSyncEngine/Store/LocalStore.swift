@@ -60,10 +60,27 @@ public struct LocalRow: Sendable, Hashable {
     public var isTombstone: Bool { fields["deleted"] == .boolean(true) }
 
     /// Whether the row holds changes the server does not have: never pushed, or a field other than
-    /// `updatedAt` differs from the base.
+    /// `updatedAt` of ``pushedFields`` differs from the base.
     public var isDirty: Bool {
         guard let base else { return true }
-        return !Self.changedFields(from: base, to: fields).isEmpty
+        return !Self.changedFields(from: base, to: pushedFields).isEmpty
+    }
+
+    /// The fields as a push sends them: ``fields``, except that a flight waiting for its task
+    /// (``deferredTaskId``) sends that id, not the local null (schema §5.5: the flight is stored
+    /// without the task on the device, and the server keeps the assignment another device made).
+    public var pushedFields: [String: FirestoreValue] {
+        guard let deferred = deferredTaskId, let field = Self.deferredField(collection) else { return fields }
+        var out = fields
+        out[field] = .string(deferred)
+        return out
+    }
+
+    /// The field whose value waits for the record it names (`deferredUntilTaskArrives` in the merge
+    /// table: a flight's `taskId`), if the collection has one.
+    static func deferredField(_ collection: SyncCollection) -> String? {
+        MergeRule.all.first { $0.kind == .deferredUntilTaskArrives && $0.documentType == collection.documentType }?
+            .fieldPath
     }
 
     /// The top-level fields whose values differ between `base` and `fields`, `updatedAt` aside (the
