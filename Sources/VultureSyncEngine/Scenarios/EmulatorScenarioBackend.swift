@@ -53,9 +53,23 @@ public final class EmulatorScenarioBackend: ScenarioBackend {
     /// True: server timestamps are the emulator's request times.
     public var serverClockIsReal: Bool { true }
 
+    /// Seconds the scenario advanced so far: the emulator's clock did not move with them.
+    public private(set) var advancedSeconds: Int64 = 0
+
     /// The server's clock is real and runs on its own: nothing moves here (the replay moves the
-    /// device clocks).
-    public func advance(seconds: Int64) {}
+    /// device clocks), but the seconds are counted for ``lateCommitTime(lateBySeconds:)``.
+    public func advance(seconds: Int64) { advancedSeconds += max(0, seconds) }
+
+    /// The emulator's now minus what of `late` the scenario's advances do not cover: in memory the
+    /// server's clock moved by ``advancedSeconds`` since the scenario began, here it did not, so a
+    /// commit late by 230 s after advances of 110 s lands 120 s before the emulator's now (never after
+    /// it). The real time elapsed between requests (milliseconds) stays, so a commit meant to stand
+    /// exactly on the overlap's edge stands that much inside it; advances made before the documents
+    /// it is late against make it less late than in memory, never later.
+    /// - Throws: `FirestoreError` when the clock probe fails.
+    public func lateCommitTime(lateBySeconds late: Int64) throws(FirestoreError) -> FirestoreTimestamp {
+        try serverNow().adding(seconds: -max(0, late - advancedSeconds))
+    }
 
     /// A REST client whose token is the user's unsigned ID token with the claim's current value.
     public func database(signedInAs uid: String, entitlements: @escaping @Sendable () -> [String])

@@ -27,9 +27,19 @@ public protocol ScenarioBackend: AnyObject {
     /// an expected server timestamp (`updatedAt`, on the server or in a row) is checked to be a
     /// timestamp, not its value. By default false.
     var serverClockIsReal: Bool { get }
+    /// The `updatedAt` of a `serverCommit` made visible `late` seconds late. By default the server's
+    /// now minus `late`; a real clock that `advance` cannot move (``EmulatorScenarioBackend``)
+    /// takes back the seconds the scenario advanced, so the commit stands where it stands in memory
+    /// relative to the documents before those advances.
+    /// - Throws: `FirestoreError` when the server's time cannot be read.
+    func lateCommitTime(lateBySeconds late: Int64) throws(FirestoreError) -> FirestoreTimestamp
 }
 
 extension ScenarioBackend {
+    public func lateCommitTime(lateBySeconds late: Int64) throws(FirestoreError) -> FirestoreTimestamp {
+        try serverNow().adding(seconds: -late)
+    }
+
     public func database(signedInAs uid: String, entitlements: @escaping @Sendable () -> [String])
         -> FirestoreDatabase
     { firestore }
@@ -261,7 +271,7 @@ public enum ScenarioReplay {
     {
         var sent = writes
         if let late {
-            let visible = try backend.serverNow().adding(seconds: -late)
+            let visible = try backend.lateCommitTime(lateBySeconds: late)
             sent = try writes.map { w in
                 guard var fields = w.fields, fields["updatedAt"] == .serverTimestamp else { return w }
                 fields["updatedAt"] = .timestamp(visible)
