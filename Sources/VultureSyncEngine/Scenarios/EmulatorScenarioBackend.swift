@@ -2,11 +2,11 @@ import Foundation
 import VultureFirestore
 import VultureSyncSchema
 
-/// The real parts as a scenario's server: the Firestore emulator over REST (``FirestoreRESTClient``)
-/// and a Cloud Storage server over its JSON API (``CloudStorageRESTClient`` on fake-gcs-server).
+/// The real parts as a scenario's server: the Firestore emulator over REST (`FirestoreRESTClient`)
+/// and a Cloud Storage server over its JSON API (`CloudStorageRESTClient` on fake-gcs-server).
 /// Give every run its own emulator project and bucket, so runs never see each other's documents.
 ///
-/// Devices reach Firestore as the signed-in user (``EmulatorIdToken``: `sub`/`user_id` and the
+/// Devices reach Firestore as the signed-in user (`EmulatorIdToken`: `sub`/`user_id` and the
 /// `revenueCatEntitlements` claim), so the security rules loaded in the emulator judge every write
 /// the engine makes; another client's `serverCommit`, the expectations and the clock probe use
 /// the `owner` token, which bypasses the rules.
