@@ -285,6 +285,60 @@ struct SyncCommandEmulatorTests {
         #expect(dumpA == dumpB)
     }
 
+    /// With `--storage-emulator`, the IGC objects go to fake-gcs-server: a second state pulls the
+    /// records and opens every flight, downloaded from the bucket with its SHA-256 checked, the
+    /// same bytes as the file imported.
+    @Test(.enabled(if: Self.storageEmulatorEnabled, Self.storageEmulatorSkipReason))
+    func theFilesTravelThroughTheCloudStorageEmulator() throws {
+        let emulator = try FirestoreEmulator.start()
+        defer { emulator.stop() }
+        let storage = try CloudStorageEmulator.start()
+        defer { storage.stop() }
+        let bucket = try storage.client(bucket: "vulture-sync-files")
+        let dir = try SyncCommandFixtures.temporaryDirectory("files")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a")
+        let b = dir.appendingPathComponent("b")
+        var files: [String: Data] = [:]
+        var paths: [String] = []
+        for index in 1...3 {
+            let path = dir.appendingPathComponent("flight-\(index).igc").path
+            let bytes = SyncCommandFixtures.igc(index)
+            try bytes.write(to: URL(fileURLWithPath: path))
+            files[DocumentIds.flightId(igcBytes: bytes)] = bytes
+            paths.append(path)
+        }
+        let common = [
+            "--emulator", "127.0.0.1:\(emulator.port)", "--uid", "files-pilot",
+            "--storage-emulator", "127.0.0.1:\(storage.port)", "--bucket", "vulture-sync-files",
+        ]
+        let imported = try CommandRun.run(common + ["--state", a.path, "import"] + paths)
+        #expect(imported.status == 0, "\(imported.errors)")
+        let push = try CommandRun.run(common + ["--state", a.path, "push"])
+        #expect(push.status == 0, "\(push.errors)")
+        for id in files.keys {
+            let object = try bucket.download("users/files-pilot/igc/\(id).igc.gz")
+            #expect(object?.contentType == "application/gzip", "users/files-pilot/igc/\(id).igc.gz")
+        }
+        let pull = try CommandRun.run(common + ["--state", b.path, "--platform", "ios", "pull"])
+        #expect(pull.status == 0, "\(pull.errors)")
+        for (id, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let open = try CommandRun.run(common + ["--state", b.path, "open", id])
+            #expect(open.status == 0, "\(open.errors)")
+            #expect(open.output == ["opened flights/\(id): IGC file \(bytes.count) bytes, SHA-256 checked"])
+        }
+    }
+
+    static let storageEmulatorEnabled: Bool = {
+        if case .available = CloudStorageEmulator.availability() { return true }
+        return FirestoreEmulator.isRequired
+    }()
+
+    static let storageEmulatorSkipReason: Comment = {
+        if case .unavailable(let why) = CloudStorageEmulator.availability() { return Comment(rawValue: why) }
+        return "fake-gcs-server is available"
+    }()
+
     /// The sum of the flights' gzBytes in a state directory: what the reservations counted.
     func gzBytes(_ dir: URL) throws -> Int64 {
         try FileLocalStore(directory: dir).rows(.flights).reduce(0) { sum, row in
