@@ -164,6 +164,27 @@ extension FirestoreTimestamp {
         #expect(a.events.contains(.reconciled(.flights, id: id)))
     }
 
+    /// A counted tombstone whose commit landed but whose answer was lost is read again (the retry's
+    /// precondition fails), and the object it released is still deleted: the tombstone on the
+    /// server already lowered storageBytes, and no other device would delete the object.
+    @Test func aLostAcknowledgementOfACountedTombstoneStillDeletesItsObject() throws {
+        let world = World()
+        let (a, store, clock) = world.device("a")
+        try a.sync()
+        let id = try a.importFlight(igc: EngineTests.igc)
+        try a.sync()
+        #expect(world.storage.allObjects.map(\.path) == ["users/u1/igc/\(id).igc.gz"])
+        world.tick(clocks: [clock])
+        try a.delete(.flights, id: id)
+        world.firestore.inject(.loseAcknowledgement, next: .commit)  // the tombstone lands, its answer is lost
+        try a.sync()
+        #expect(try world.memory.get("users/u1/flights/\(id)")?.fields["deleted"] == .boolean(true))
+        #expect(try world.memory.get("users/u1")?.fields["storageBytes"] == .integer(0))
+        #expect(world.storage.allObjects.map(\.path) == [])
+        #expect(store.row(.flights, id: id)?.isDirty == false)
+        #expect(a.events.contains(.reconciled(.flights, id: id)))
+    }
+
     /// With security rules, Firestore judges the rules before the preconditions: the retried
     /// reservation is refused with PERMISSION_DENIED (its increment no longer matches the record's
     /// blob change), not ALREADY_EXISTS — seen on the Firestore emulator with Goldens/firestore.rules.

@@ -341,7 +341,11 @@ extension SyncEngine {
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
                 try reconcile(collection, id: row.id)
-                continue
+                // A tombstone agreed with the server now (ours, whose answer was lost, or another
+                // device's) has lowered storageBytes already: its objects go, or nobody deletes them.
+                guard let agreed = store.row(collection, id: row.id), agreed.isTombstone, !agreed.isDirty else {
+                    continue
+                }
             }
             for path in released.objectPaths {
                 do { try storage.delete(path) } catch { throw .storage(error) }
