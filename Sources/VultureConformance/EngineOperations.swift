@@ -515,11 +515,7 @@ final class ReferenceEngines {
             case .run(let d, let action, _):
                 guard let engine = device(d)?.engine else { return "no device \(d)" }
                 do {
-                    switch action {
-                    case .sync: try engine.sync()
-                    case .pull: try engine.pull()
-                    case .push: try engine.push()
-                    }
+                    try engine.perform(action)
                 } catch {
                     return ScenarioReplay.outcome(of: error)
                 }

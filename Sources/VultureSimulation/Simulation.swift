@@ -596,11 +596,7 @@ struct World {
                 let before = dev.engine.events.count
                 // A trim's clear is the engine's edit, made even when the sync fails later.
                 defer { noteTrims(dev.engine.events[before...], device: dev.config.name) }
-                switch action {
-                case .sync: try dev.engine.sync()
-                case .pull: try dev.engine.pull()
-                case .push: try dev.engine.push()
-                }
+                try dev.engine.perform(action)
                 line += " " + dev.engine.events[before...].map { "\($0)" }.joined(separator: " ")
             case .restart(let d):
                 device(d).restart()

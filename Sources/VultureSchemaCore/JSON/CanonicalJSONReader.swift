@@ -517,7 +517,7 @@ struct SinglePassCanonicalReader: ~Copyable {
         while true {
             while end &- i >= 8 {
                 let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if Self.needsAttention(w) { break }
+                if JSONStringBytes.hasQuoteBackslashOrControl(w) { break }
                 i &+= 8
             }
             guard i < end else { break }
@@ -531,19 +531,6 @@ struct SinglePassCanonicalReader: ~Copyable {
         }
         guard i < end, base[i] == 0x5C else { throw Rejected() }
         return try escapedString(from: start)
-    }
-
-    /// Whether any of the eight bytes is a quote, a backslash or a control character.
-    @inline(__always)
-    private static func needsAttention(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = w ^ (ones &* 0x22)
-        let backslash = w ^ (ones &* 0x5C)
-        let zeroInQuote = (quote &- ones) & ~quote
-        let zeroInBackslash = (backslash &- ones) & ~backslash
-        let control = (w &- ones &* 0x20) & ~w
-        return (zeroInQuote | zeroInBackslash | control) & highs != 0
     }
 
     /// The end of the valid UTF-8 sequences starting at `j` (a byte ≥ 0x80), up to the next ASCII byte.

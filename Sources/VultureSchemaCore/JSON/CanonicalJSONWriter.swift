@@ -488,7 +488,9 @@ struct ByteSink: ~Copyable {
         var j = 0
         while j < n {
             // Eight bytes at a time while none needs an escape.
-            while n &- j >= 8, !Self.needsEscape(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)) { j &+= 8 }
+            while n &- j >= 8,
+                !JSONStringBytes.hasQuoteBackslashOrControl(UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self))
+            { j &+= 8 }
             guard j < n else { break }
             let b = p[j]
             if b >= 0x20, b != 0x22, b != 0x5C {
@@ -526,20 +528,6 @@ struct ByteSink: ~Copyable {
             (base + count).update(from: p, count: n)
         }
         count &+= n
-    }
-
-    /// Whether any of eight bytes is a quote, a backslash or a control character (bytes ≥ 0x80, the
-    /// rest of a UTF-8 sequence, are written as they are).
-    @inline(__always)
-    private static func needsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = w ^ (ones &* 0x22)
-        let backslash = w ^ (ones &* 0x5C)
-        let zeroInQuote = (quote &- ones) & ~quote
-        let zeroInBackslash = (backslash &- ones) & ~backslash
-        let control = (w &- ones &* 0x20) & ~w
-        return (zeroInQuote | zeroInBackslash | control) & highs != 0
     }
 
     /// ECMAScript's Number::toString of a finite double; with `canonical`, `.0` after an integer form.

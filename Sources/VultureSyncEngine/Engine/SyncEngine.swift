@@ -159,6 +159,16 @@ public final class SyncEngine {
         try purgeTombstones()
     }
 
+    /// Runs `action`: ``sync()``, ``pull()`` or ``push()`` (a scenario's `sync`, `pull` and `push` steps).
+    /// - Throws: ``SyncError``, as the action does.
+    public func perform(_ action: SyncAction) throws(SyncError) {
+        switch action {
+        case .sync: try sync()
+        case .pull: try pull()
+        case .push: try push()
+        }
+    }
+
     /// Throws ``SyncError/paused(until:)`` while a quota pause lasts.
     func checkPause() throws(SyncError) {
         if let until = store.state.pausedUntil {

@@ -221,11 +221,7 @@ public enum ScenarioReplay {
             let engine = try device(d).engine
             var outcome: String?
             do {
-                switch action {
-                case .sync: try engine.sync()
-                case .pull: try engine.pull()
-                case .push: try engine.push()
-                }
+                try engine.perform(action)
             } catch {
                 outcome = Self.outcome(of: error)
                 if expected == nil { failures.append("\(p): \(action.rawValue) failed: \(error)") }
