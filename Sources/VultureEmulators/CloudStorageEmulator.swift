@@ -202,34 +202,14 @@ public final class CloudStorageEmulator: @unchecked Sendable {
 
     // MARK: - One server per process
 
-    nonisolated(unsafe) private static var sharedInstance: CloudStorageEmulator?
-    nonisolated(unsafe) private static var sharedFailure: String?
-    private static let sharedLock = NSLock()
+    private static let processWide = ProcessWideServer<CloudStorageEmulator>()
 
     /// One server for the whole process, started on first use and stopped when the process exits
     /// (and by the guardian if it is killed).
     /// - Throws: ``CloudStorageEmulatorError`` when it cannot start (the first failure is remembered).
     public static func shared() throws -> CloudStorageEmulator {
-        sharedLock.lock()
-        defer { sharedLock.unlock() }
-        if let sharedInstance { return sharedInstance }
-        if let sharedFailure { throw CloudStorageEmulatorError(sharedFailure) }
-        do {
-            let e = try start()
-            sharedInstance = e
-            atexit { CloudStorageEmulator.stopShared() }
-            return e
-        } catch {
-            sharedFailure = "\(error)"
-            throw error
-        }
-    }
-
-    private static func stopShared() {
-        sharedLock.lock()
-        let e = sharedInstance
-        sharedInstance = nil
-        sharedLock.unlock()
-        e?.stop()
+        try processWide.get(
+            start: { try start() }, failed: { CloudStorageEmulatorError($0) },
+            atFirstStart: { atexit { CloudStorageEmulator.processWide.take()?.stop() } })
     }
 }

@@ -285,35 +285,15 @@ public final class FirestoreEmulator: @unchecked Sendable {
 
     // MARK: - One emulator per process
 
-    nonisolated(unsafe) private static var sharedInstance: FirestoreEmulator?
-    nonisolated(unsafe) private static var sharedFailure: String?
-    private static let sharedLock = NSLock()
+    private static let processWide = ProcessWideServer<FirestoreEmulator>()
 
     /// One emulator for the whole test process, started on first use and stopped when the process
     /// exits (and by the guardian if it is killed).
     /// - Throws: `FirestoreEmulatorError` when it cannot start (the first failure is remembered).
     public static func shared() throws -> FirestoreEmulator {
-        sharedLock.lock()
-        defer { sharedLock.unlock() }
-        if let sharedInstance { return sharedInstance }
-        if let sharedFailure { throw FirestoreEmulatorError(sharedFailure) }
-        do {
-            let e = try start()
-            sharedInstance = e
-            atexit { FirestoreEmulator.stopShared() }
-            return e
-        } catch {
-            sharedFailure = "\(error)"
-            throw error
-        }
-    }
-
-    private static func stopShared() {
-        sharedLock.lock()
-        let e = sharedInstance
-        sharedInstance = nil
-        sharedLock.unlock()
-        e?.stop()
+        try processWide.get(
+            start: { try start() }, failed: { FirestoreEmulatorError($0) },
+            atFirstStart: { atexit { FirestoreEmulator.processWide.take()?.stop() } })
     }
 
     // MARK: - Helpers

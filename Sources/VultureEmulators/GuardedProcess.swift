@@ -174,3 +174,40 @@ final class GuardedProcess: @unchecked Sendable {
         return count
     }
 }
+
+/// One server of a kind for the whole test process (``FirestoreEmulator/shared()``,
+/// ``CloudStorageEmulator/shared()``): started on first use, its first failure remembered so
+/// that later callers fail at once with the same message.
+final class ProcessWideServer<Server>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instance: Server?
+    private var failure: String?
+
+    /// The running server, started by `start` on the first call; `atFirstStart` runs once, after
+    /// the first start succeeded (to stop the server when the process exits).
+    /// - Throws: what `start` throws; later, `failed(message)` of that first failure.
+    func get(start: () throws -> Server, failed: (String) -> any Error, atFirstStart: () -> Void) throws -> Server {
+        lock.lock()
+        defer { lock.unlock() }
+        if let instance { return instance }
+        if let failure { throw failed(failure) }
+        do {
+            let server = try start()
+            instance = server
+            atFirstStart()
+            return server
+        } catch {
+            failure = "\(error)"
+            throw error
+        }
+    }
+
+    /// The running server, taken out (nil when none was started or it was taken already).
+    func take() -> Server? {
+        lock.lock()
+        defer { lock.unlock() }
+        let server = instance
+        instance = nil
+        return server
+    }
+}
