@@ -190,6 +190,17 @@ public struct SchemaField: Sendable, Hashable {
         self.meaning = meaning
         self.source = source
     }
+
+    /// Whether a document in `form` must hold the key: a full write holds every required field
+    /// (null when nullable and without a value); a stored document only those a reader cannot do
+    /// without — required, not nullable and without a default — since a reader treats an absent
+    /// field as null or its default (Goldens/FORMAT.md, "The stored form").
+    public func mustBePresent(in form: DocumentForm) -> Bool {
+        switch form {
+        case .write: isRequired
+        case .stored: isRequired && !isNullable && defaultValue == nil
+        }
+    }
 }
 
 /// One enum case: its stable name, what Firestore stores, and the iOS raw value or index.

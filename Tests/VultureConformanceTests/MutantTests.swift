@@ -352,6 +352,18 @@ let holeMutants: [Mutant] = [
         fault: document { _, d in
             if d["content"] == .null { d["content"] = nil }
         }),
+    Mutant(
+        name: "a stored-form validate that wants every field of a full write (the SDK's dropped Nones refused)",
+        caughtBy: "required.invalid.valid.stored-nullable-absent",
+        fault: { c, answer in
+            guard c.op == "validate", form(c) == "stored", case .map(let doc)? = c.input.mapValue?["document"],
+                case .string(let name)? = c.input.mapValue?["collection"],
+                let type = SyncSchema.vulture.collection(named: name)?.documentType,
+                doc["deleted"] != .boolean(true),
+                SyncSchema.vulture.documentFields(of: type).contains(where: { $0.isRequired && doc[$0.name] == nil })
+            else { return answer }
+            return .error(code: "schema.missing-field", message: "every required field, as in a full write")
+        }),
 ]
 
 @Suite struct HoleMutantTests {

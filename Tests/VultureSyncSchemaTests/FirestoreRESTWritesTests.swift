@@ -234,6 +234,17 @@ import Testing
         #expect(doc.updateTime == nil)
     }
 
+    /// An empty name is proto3's default (unset), as the Python SDK's `Document.to_json()` prints a
+    /// document without one; a name that is not empty must still be a document name.
+    @Test func anEmptyDocumentNameIsUnset() throws {
+        let doc = try FirestoreRESTJSON.decodeDocument(Array(#"{"name": "", "fields": {"a": {"nullValue": 0}}}"#.utf8))
+        #expect(doc.name == nil)
+        #expect(doc.fields == ["a": .null])
+        #expect(throws: SchemaInputError.self) {
+            try FirestoreRESTJSON.decodeDocument(Array(#"{"name": "users/u1", "fields": {}}"#.utf8))
+        }
+    }
+
     @Test func theWriterStaysCanonical() throws {
         let doc = FirestoreRESTDocument(fields: ["n": .null, "b": .bytes(Data([251, 255])), "i": .integer(1000)])
         let text = String(decoding: try FirestoreRESTJSON.encodeDocument(doc), as: UTF8.self)

@@ -133,11 +133,11 @@ import Testing
 
     @Test func missingAndUnknownFields() {
         var doc = Self.validFlight
-        doc.removeValue(forKey: "comments")
+        doc.removeValue(forKey: "waterBallast")
         doc["waterBalast"] = .integer(3)
         #expect(
             violations(doc) == [
-                "/comments: schema.missing-field: FlightDocument.comments (string) is required; a field without a value is written as null (Goldens/FORMAT.md)",
+                "/waterBallast: schema.missing-field: FlightDocument.waterBallast (integer) is required; a reader has neither a value nor a default for it",
                 "/waterBalast: schema.unknown-field: warning: the schema has no field \"waterBalast\" here; did you mean waterBallast?",
             ])
         #expect(
@@ -145,6 +145,23 @@ import Testing
                 doc, documentType: "FlightDocument", options: ValidationOptions(strict: true)
             )
             .map(\.severity) == [.error, .error])
+    }
+
+    /// A reader treats an absent nullable field as null (Goldens/FORMAT.md, "The stored form"): the
+    /// stored form accepts it, as Google's SDKs store a dictionary whose None values were dropped;
+    /// only a full write lists every field.
+    @Test func absentNullableFieldsAreStoredNulls() {
+        var doc = Self.validFlight
+        for key in ["comments", "deletedAt"] { doc.removeValue(forKey: key) }
+        #expect(violations(doc) == [])
+        doc["updatedAt"] = .serverTimestamp
+        #expect(
+            SchemaValidator(schema: Self.mini).validate(
+                doc, documentType: "FlightDocument", options: ValidationOptions(form: .write)
+            ).map(\.description) == [
+                "/deletedAt: schema.missing-field: CommonFields.deletedAt (timestamp) is required; a field without a value is written as null (Goldens/FORMAT.md)",
+                "/comments: schema.missing-field: FlightDocument.comments (string) is required; a field without a value is written as null (Goldens/FORMAT.md)",
+            ])
     }
 
     @Test func writeFormWantsTheServerTimestampSentinel() {

@@ -52,10 +52,34 @@ enum InvalidDocumentVectors {
             { $0["waterBalast"] = .integer(0) }, "with --strict it is an error (the iOS spelling waterBalast)",
             error: "schema.unknown-field")
         add(
-            "missing-field", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            "missing-field.write", "schema §2 flights", collection: "flights", form: .write, flightWrite,
             { $0.removeValue(forKey: "taskId") },
-            "a nullable field without a value is written as null, not left out (Goldens/FORMAT.md)",
-            error: "schema.missing-field")
+            "a full write lists every field: a nullable field without a value is written as null, not left out "
+                + "(Goldens/FORMAT.md)",
+            error: "schema.missing-field", pins: [.presenceMeaning])
+        add(
+            "missing-field.stored", "schema §2 common fields", collection: "flights", form: .stored, flightStored,
+            { $0.removeValue(forKey: "updatedAt") },
+            "a stored document without updatedAt: a reader has neither a value nor a default for it (the pull "
+                + "cursor)", error: "schema.missing-field")
+        add(
+            "valid.stored-nullable-absent", "schema §2 common fields", collection: "flights", form: .stored,
+            flightStored,
+            { d in
+                // What Google's SDKs store for a dictionary whose None values were dropped, and what an iOS
+                // writer that never heard of these fields stores.
+                for key in ["deletedAt", "taskId", "skylinesFlightId"] { d.removeValue(forKey: key) }
+            },
+            "a reader treats an absent nullable field as null (Goldens/FORMAT.md): a stored document without "
+                + "deletedAt, taskId and skylinesFlightId is valid; only a full write lists every field",
+            error: nil, pins: [.presenceMeaning])
+        add(
+            "valid.stored-default-absent", "schema §2 flights", collection: "flights", form: .stored, flightStored,
+            { d in
+                for key in ["rating", "waterBallast", "isRead"] { d.removeValue(forKey: key) }
+            },
+            "a reader reads an absent non-nullable field as its default (rating 0, waterBallast 0, isRead false), "
+                + "as decode does: valid in the stored form", error: nil, pins: [.fieldDefaults])
         add(
             "integer-for-double", "schema §2 flights", collection: "flights", form: .stored, flightStored,
             { summary(&$0, "optimizedDistance", .integer(512_437)) }, "summary.optimizedDistance is a double (m)",
@@ -188,18 +212,25 @@ enum InvalidDocumentVectors {
         add(
             "valid.map-file-content-unknown", "schema §5.5", collection: "mapFiles", form: .stored, contentUnknown,
             { _ in }, "content and contentHash null: the golden's own stored document is valid", error: nil)
+        let contentUnknownWrite = Self.contentUnknownMapFile(form: .write)
         add(
-            "map-file-content-left-out", "schema §2 mapFiles", collection: "mapFiles", form: .stored, contentUnknown,
-            { $0.removeValue(forKey: "content") },
-            "content is required and nullable: written as null, never left out (Goldens/FORMAT.md)",
-            error: "schema.missing-field")
+            "map-file-content-left-out", "schema §2 mapFiles", collection: "mapFiles", form: .write,
+            contentUnknownWrite, { $0.removeValue(forKey: "content") },
+            "content is required and nullable: a full write writes it as null, never leaves it out "
+                + "(Goldens/FORMAT.md)",
+            error: "schema.missing-field", pins: [.presenceMeaning])
+        add(
+            "valid.map-file-content-absent-stored", "schema §2 mapFiles", collection: "mapFiles", form: .stored,
+            contentUnknown, { $0.removeValue(forKey: "content") },
+            "a stored map file without content reads as content null (no blob on this side): valid",
+            error: nil, pins: [.presenceMeaning])
         return VectorFile(
             area: "invalid-documents", summary: "documents that each break one rule, named by its rule id", cases: cases
         )
     }
 
-    /// The stored document of the map file whose content is unknown (the encode case of the documents area).
-    static func contentUnknownMapFile() -> [String: FirestoreValue] {
+    /// The document of the map file whose content is unknown (the encode case of the documents area), in `form`.
+    static func contentUnknownMapFile(form: DocumentForm = .stored) -> [String: FirestoreValue] {
         var fixture = DocumentGoldens.mapFile.fixture
         if var r = fixture["record"]?.mapValue {
             r["contentHash"] = .string("")
@@ -207,6 +238,6 @@ enum InvalidDocumentVectors {
             fixture["record"] = .map(r)
         }
         fixture["content"] = nil
-        return (try? DocumentFixture(collection: "mapFiles", fixture: fixture).encode(form: .stored).document) ?? [:]
+        return (try? DocumentFixture(collection: "mapFiles", fixture: fixture).encode(form: form).document) ?? [:]
     }
 }

@@ -109,17 +109,44 @@ struct SwiftValidationEmitter {
         return names
     }
 
-    /// `return` whether every required field was seen (a merge write needs none).
+    /// `return` whether every field the form needs was seen (``requiredCondition(names:fields:seen:)``).
     private func requiredCheck(names: [String], fields: [FieldSpec], seen: String, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
-        var mask: UInt64 = 0
-        for (index, name) in names.enumerated()
-        where fields.contains(where: { $0.name == name && $0.presence == .required }) {
-            mask |= 1 << UInt64(index)
+        guard let (prelude, condition) = requiredCondition(names: names, fields: fields, seen: seen) else {
+            return [pad + "return true"]
         }
-        if mask == 0 { return [pad + "return true"] }
-        let literal = SwiftText.hex(mask)
-        return [pad + "return o.mergeWrite || \(seen) & \(literal) == \(literal)"]
+        return prelude.map { pad + $0 } + [pad + "return " + condition]
+    }
+
+    /// Whether every field the form needs was seen: the lines that come first and the condition;
+    /// nil when no field is ever needed. A full write needs every required field; a stored document
+    /// those a reader has neither a value nor a default for (required, not nullable, no default:
+    /// `SchemaField.mustBePresent(in:)`); a merge write none.
+    private func requiredCondition(names: [String], fields: [FieldSpec], seen: String) -> (
+        prelude: [String], condition: String
+    )? {
+        func mask(_ needed: (FieldSpec) -> Bool) -> UInt64 {
+            var mask: UInt64 = 0
+            for (index, name) in names.enumerated() where fields.contains(where: { $0.name == name && needed($0) }) {
+                mask |= 1 << UInt64(index)
+            }
+            return mask
+        }
+        let write = mask { $0.presence == .required }
+        let stored = mask { $0.presence == .required && !$0.isNullable && $0.defaultValue == nil }
+        if write == 0 { return nil }
+        if write == stored {
+            let literal = SwiftText.hex(write)
+            return ([], "o.mergeWrite || \(seen) & \(literal) == \(literal)")
+        }
+        if stored == 0 {
+            let literal = SwiftText.hex(write)
+            return ([], "o.mergeWrite || o.form != .write || \(seen) & \(literal) == \(literal)")
+        }
+        return (
+            ["let need: UInt64 = o.form == .write ? \(SwiftText.hex(write)) : \(SwiftText.hex(stored))"],
+            "o.mergeWrite || \(seen) & need == need"
+        )
     }
 
     private func nameIndexName(_ owner: String) -> String {
@@ -368,15 +395,18 @@ struct SwiftValidationEmitter {
         out.append("                value = v")
         out.append("            }")
         out.append("        }")
-        let required = requiredCheck(names: names, fields: plain, seen: "seen", indent: 8)
-        if required != ["        return true"] {
-            out.append(
-                "        guard " + required[0].trimmingCharacters(in: .whitespaces).dropFirst("return ".count)
-                    + " else { return false }")
+        if let (prelude, condition) = requiredCondition(names: names, fields: plain, seen: "seen") {
+            out += prelude.map { "        " + $0 }
+            out.append("        guard " + condition + " else { return false }")
         }
         if let v = fields.first(where: { $0.name == "v" }) {
-            out.append(
-                "        guard let v = value else { return \(v.presence == .required ? "o.mergeWrite" : "true") }")
+            let absent: String
+            switch (v.presence == .required, !v.isNullable && v.defaultValue == nil) {
+            case (false, _): absent = "true"
+            case (true, false): absent = "o.mergeWrite || o.form != .write"
+            case (true, true): absent = "o.mergeWrite"
+            }
+            out.append("        guard let v = value else { return \(absent) }")
         } else {
             out.append("        return value == nil")
             out.append("    }")

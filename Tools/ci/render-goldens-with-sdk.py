@@ -1,8 +1,17 @@
 #!/usr/bin/env python3
-"""Renders the stored form of each document golden (Goldens/schema/*.json) the way Google's Python
-Firestore SDK renders a Document: the SDK's own encoder (`_helpers.encode_dict`) builds the
-`Value`s, proto-plus `Document.to_json()` prints them (`"nullValue": 0`, integers as strings, key
-order as the SDK leaves it). The output is the REST reader's fixture of what an SDK really writes.
+"""Renders documents the way Google's Python Firestore SDK renders a Document: the SDK's own encoder
+(`_helpers.encode_dict`) builds the `Value`s, proto-plus `Document.to_json()` prints them
+(`"nullValue": 0`, integers as strings, key order as the SDK leaves it). The output is the REST
+reader's and the validator's fixture of what an SDK really writes:
+
+- NAME.json: the stored form of each document golden (Goldens/schema/NAME.json);
+- none-dropped/NAME.json: the same document after the SDK idiom that drops None values
+  (`{k: v for k, v in d.items() if v is not None}`): what a Python writer stores for a record
+  without those values, and what a reader must accept as nulls (Goldens/FORMAT.md, the stored form);
+- validate/CASE.json: the document of every stored-form `validate` case of
+  Goldens/vectors/invalid-documents.json that a stored document can hold (a sentinel cannot be
+  rendered, so that case is left out), valid and invalid; SDKRenderingTests expects validate's
+  verdict on each to be the case's golden (no error, or the rule id).
 
 Usage (from the package root):
 
@@ -56,6 +65,31 @@ def typed(value):
     return {k: typed(v) for k, v in value.items()}
 
 
+def render(fields, path=None):
+    """The Document JSON of `fields` (a dict of SDK values), named by `path` when given."""
+    document = Document(fields=_helpers.encode_dict(fields))
+    if path is not None:
+        document = Document(name=DATABASE + "/documents/" + path, fields=document.fields)
+    return Document.to_json(document) + "\n"
+
+
+def renderable(value):
+    """Whether a canonical typed JSON value holds no write sentinel (which a Document cannot hold)."""
+    if isinstance(value, list):
+        return all(renderable(v) for v in value)
+    if isinstance(value, dict):
+        if len(value) == 1 and next(iter(value)) in ("$serverTimestamp", "$increment", "$delete"):
+            return False
+        return all(renderable(v) for v in value.values())
+    return True
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def main():
     root = os.getcwd()
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
@@ -67,12 +101,23 @@ def main():
     for path in goldens:
         with open(path, encoding="utf-8") as f:
             golden = json.load(f)
-        fields = _helpers.encode_dict(typed(golden["stored"]))
-        document = Document(name=DATABASE + "/documents/" + golden["path"], fields=fields)
-        text = Document.to_json(document)
-        with open(os.path.join(out_dir, os.path.basename(path)), "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-        print("rendered %s" % os.path.basename(path))
+        name = os.path.basename(path)
+        stored = typed(golden["stored"])
+        write(os.path.join(out_dir, name), render(stored, golden["path"]))
+        dropped = {k: v for k, v in stored.items() if v is not None}
+        write(os.path.join(out_dir, "none-dropped", name), render(dropped, golden["path"]))
+        print("rendered %s (and with None dropped)" % name)
+    with open(os.path.join(root, "Goldens", "vectors", "invalid-documents.json"), encoding="utf-8") as f:
+        vectors = json.load(f)
+    for case in vectors["cases"]:
+        i = case["input"]
+        if case["op"] != "validate" or i["form"] != "stored":
+            continue
+        if not renderable(i["document"]):
+            print("left out %s: a stored document cannot hold a sentinel" % case["id"])
+            continue
+        write(os.path.join(out_dir, "validate", case["id"] + ".json"), render(typed(i["document"])))
+        print("rendered %s" % case["id"])
 
 
 if __name__ == "__main__":

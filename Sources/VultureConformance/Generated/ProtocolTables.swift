@@ -351,9 +351,9 @@ public enum RuleRegistry {
         RuleEntry(
             id: "schema.missing-field",
             meaning:
-                "A field the schema requires is absent from a full write or a stored document (a field without a value is written as null, not left out).",
+                "A field the schema requires is absent from a full write (a field without a value is written as null, not left out), or a stored document lacks a field a reader can do without neither as null nor by a default (required, not nullable, no default).",
             section: "schema §2",
-            example: "flights: a document without `taskId`"
+            example: "flights, write form: a full write without `taskId`; stored form: a document without `updatedAt`"
         ),
         RuleEntry(
             id: "schema.enum",

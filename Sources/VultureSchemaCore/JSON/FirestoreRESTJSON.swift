@@ -231,6 +231,9 @@ struct RESTReader {
             switch m.name {
             case "name":
                 let s = try string(m, "name")
+                // Proto3's default, written by printers that include default values (the Python
+                // SDK's Document.to_json() of a document without a name): unset.
+                if s.isEmpty { continue }
                 if let message = FirestoreLimits.referenceViolation(s) {
                     throw error(.referenceFormat, m.pointer, message, at: m.value.offset)
                 }

@@ -107,7 +107,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x3F == 0x3F
+        let need: UInt64 = o.form == .write ? 0x3F : 0x6
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `ProfileDocument`, byte for byte; -1 for another key.
@@ -408,7 +409,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0xF_FFFF == 0xF_FFFF
+        let need: UInt64 = o.form == .write ? 0xF_FFFF : 0x1E
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `TaskDocument`, byte for byte; -1 for another key.
@@ -752,7 +754,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x1_FFFF == 0x1_FFFF
+        let need: UInt64 = o.form == .write ? 0x1_FFFF : 0x1E
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `MapFileDocument`, byte for byte; -1 for another key.
@@ -990,7 +993,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x7FF == 0x7FF
+        let need: UInt64 = o.form == .write ? 0x7FF : 0x9E
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `HomebaseDocument`, byte for byte; -1 for another key.
@@ -1228,7 +1232,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x1FFF == 0x1FFF
+        let need: UInt64 = o.form == .write ? 0x1FFF : 0x1E
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `RecentCompetitionDocument`, byte for byte; -1 for another key.
@@ -1766,7 +1771,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x1F_FFFF_FFFF == 0x1F_FFFF_FFFF
+        let need: UInt64 = o.form == .write ? 0x1F_FFFF_FFFF : 0x2_0000_001E
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `FlightDocument`, byte for byte; -1 for another key.
@@ -2056,7 +2062,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0xFF == 0xFF
+        let need: UInt64 = o.form == .write ? 0xFF : 0x1E
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `SettingsDocument`, byte for byte; -1 for another key.
@@ -2390,7 +2397,7 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x3_DFFF == 0x3_DFFF
+        return o.mergeWrite || o.form != .write || seen & 0x3_DFFF == 0x3_DFFF
     }
 
     /// The position of `key` among the field names of `FlightSummary`, byte for byte; -1 for another key.
@@ -2565,7 +2572,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x1F == 0x1F
+        let need: UInt64 = o.form == .write ? 0x1F : 0x9
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `IGCBlob`, byte for byte; -1 for another key.
@@ -2802,7 +2810,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x7FFF == 0x7FFF
+        let need: UInt64 = o.form == .write ? 0x7FFF : 0x4000
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `Turnpoint`, byte for byte; -1 for another key.
@@ -3014,7 +3023,7 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x3FF == 0x3FF
+        return o.mergeWrite || o.form != .write || seen & 0x3FF == 0x3FF
     }
 
     /// The position of `key` among the field names of `TurnpointZone`, byte for byte; -1 for another key.
@@ -3132,7 +3141,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0xF == 0xF
+        let need: UInt64 = o.form == .write ? 0xF : 0x1
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `ContentBlob`, byte for byte; -1 for another key.
@@ -3216,7 +3226,8 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x7 == 0x7
+        let need: UInt64 = o.form == .write ? 0x7 : 0x1
+        return o.mergeWrite || seen & need == need
     }
 
     /// The position of `key` among the field names of `HomeBaseValue`, byte for byte; -1 for another key.
@@ -3337,7 +3348,7 @@ extension SchemaValidator {
                 return false
             }
         }
-        return o.mergeWrite || seen & 0x7F == 0x7F
+        return o.mergeWrite || o.form != .write || seen & 0x7F == 0x7F
     }
 
     /// The position of `key` among the field names of `ZoneValue`, byte for byte; -1 for another key.
@@ -3451,8 +3462,9 @@ extension SchemaValidator {
                 value = v
             }
         }
-        guard o.mergeWrite || seen & 0x3 == 0x3 else { return false }
-        guard let v = value else { return o.mergeWrite }
+        let need: UInt64 = o.form == .write ? 0x3 : 0x2
+        guard o.mergeWrite || seen & need == need else { return false }
+        guard let v = value else { return o.mergeWrite || o.form != .write }
         switch key {
         case "sport":
             switch v {

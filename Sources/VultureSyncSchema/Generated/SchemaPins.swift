@@ -112,7 +112,9 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     case waterBallastUnit
 
     /// fields.tsv presence: required = in every full write (null when nullable and without a value); optional = a
-    /// writer may leave it out (only thermalAltitudeGained, added later).
+    /// writer may leave it out (only thermalAltitudeGained, added later). A stored document may lack any field a
+    /// reader treats as null (nullable) or reads as its default (fieldDefaults); validate --form stored refuses only
+    /// the absence of a required, non-nullable field without a default.
     case presenceMeaning
 
     /// fields.tsv default: A reader uses the default when a non-nullable field is absent: false, 0, 0.0, [] or {} as
@@ -400,7 +402,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .waterBallastUnit:
             "No unit; the value is stored as entered."
         case .presenceMeaning:
-            "required = in every full write (null when nullable and without a value); optional = a writer may leave it out (only thermalAltitudeGained, added later)."
+            "required = in every full write (null when nullable and without a value); optional = a writer may leave it out (only thermalAltitudeGained, added later). A stored document may lack any field a reader treats as null (nullable) or reads as its default (fieldDefaults); validate --form stored refuses only the absence of a required, non-nullable field without a default."
         case .fieldDefaults:
             "A reader uses the default when a non-nullable field is absent: false, 0, 0.0, [] or {} as iOS Core Data reads a missing value; enum defaults are index 0 of iOS (WAYPOINTS, USER, fixed) except ZoneValue.type, symmetric as all three default zones."
         case .profileNoCommonFields:

@@ -9,8 +9,10 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// Example: flights: `summary.optimizedDistance: 512437` (an integer; the schema wants the double 512437.0).
     case type = "schema.type"
 
-    /// A field the schema requires is absent from a full write or a stored document (a field without a value is
-    /// written as null, not left out). Example: flights: a document without `taskId`.
+    /// A field the schema requires is absent from a full write (a field without a value is written as null, not left
+    /// out), or a stored document lacks a field a reader can do without neither as null nor by a default (required,
+    /// not nullable, no default). Example: flights, write form: a full write without `taskId`; stored form: a
+    /// document without `updatedAt`.
     case missingField = "schema.missing-field"
 
     /// An enum field holds a value that is none of the enum's cloud values. Example: flights: `platform: "windows"`.

@@ -242,8 +242,11 @@ public struct SchemaValidator: Sendable {
         var present = 0
         for f in declared {
             guard let v = map[f.name] else {
-                if f.isRequired && !options.mergeWrite {
-                    let how = f.isNullable ? "; a field without a value is written as null (Goldens/FORMAT.md)" : ""
+                if f.mustBePresent(in: options.form) && !options.mergeWrite {
+                    let how =
+                        options.form == .stored
+                        ? "; a reader has neither a value nor a default for it"
+                        : f.isNullable ? "; a field without a value is written as null (Goldens/FORMAT.md)" : ""
                     out.append(
                         SchemaViolation(
                             pointer: JSONPointer.appending(pointer(), f.name), rule: SchemaRule.missingField.rawValue,
@@ -440,7 +443,7 @@ public struct SchemaValidator: Sendable {
         checkMap(plain, declared: declared.filter { $0.name != "v" }, pointer: pointer(), options: options, into: &out)
         guard let vField = declared.first(where: { $0.name == "v" }) else { return }
         guard let value = entry["v"] else {
-            if vField.isRequired && !options.mergeWrite {
+            if vField.mustBePresent(in: options.form) && !options.mergeWrite {
                 out.append(
                     SchemaViolation(
                         pointer: JSONPointer.appending(pointer(), "v"), rule: SchemaRule.missingField.rawValue,
