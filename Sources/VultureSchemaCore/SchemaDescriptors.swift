@@ -121,11 +121,14 @@ public struct SchemaFieldLimits: Sendable, Hashable {
     public var maximum: Double?
     /// The number must be a multiple of this.
     public var step: Double?
+    /// The field is null or absent unless the boolean field of this name in the same map is true
+    /// (`nullUnless=deleted`: only a tombstone has `deletedAt`, schema §5.4).
+    public var nullUnless: String?
 
     /// Limits as given; a nil limit does not apply.
     public init(
         maxChars: Int? = nil, maxBytes: Int? = nil, maxItems: Int? = nil, hexLength: Int? = nil,
-        minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil
+        minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil, nullUnless: String? = nil
     ) {
         self.maxChars = maxChars
         self.maxBytes = maxBytes
@@ -134,6 +137,7 @@ public struct SchemaFieldLimits: Sendable, Hashable {
         self.minimum = minimum
         self.maximum = maximum
         self.step = step
+        self.nullUnless = nullUnless
     }
 }
 

@@ -353,6 +353,20 @@ let holeMutants: [Mutant] = [
             if d["content"] == .null { d["content"] = nil }
         }),
     Mutant(
+        name: "a decode that accepts anything (every check skipped, the input answered back)",
+        caughtBy: "required.decode.invalid.integer-as-double",
+        fault: { c, answer in
+            guard c.op == "decode", case .error = answer else { return answer }
+            return .output(c.input.mapValue?["document"] ?? .null)
+        }),
+    Mutant(
+        name: "a validate that accepts a deletedAt on a live document",
+        caughtBy: "required.invalid.live-deleted-at.stored",
+        fault: { c, answer in
+            guard c.op == "validate", case .error("schema.null-unless", _) = answer else { return answer }
+            return .output(.map(["warnings": .array([])]))
+        }),
+    Mutant(
         name: "a stored-form validate that wants every field of a full write (the SDK's dropped Nones refused)",
         caughtBy: "required.invalid.valid.stored-nullable-absent",
         fault: { c, answer in

@@ -47,6 +47,23 @@ struct WriteCaseError: Error { var id: String }
         #expect(found.first?.place == .field("/values"))
     }
 
+    /// A merge write that keeps a flight live while setting a deletedAt (pin deletedAtOnlyTombstones),
+    /// as the security rules refuse it too; a deletedAt null is fine.
+    @Test func aMergeWriteSettingDeletedAtOnALiveFlight() throws {
+        let flight = try #require(try Self.goldenMergeWrites().first { $0.id.hasSuffix("flight.comments.android") })
+        var fields = try #require(flight.write.fields)
+        fields["deletedAt"] = .timestamp(try FirestoreTimestamp(seconds: 1_793_620_800))
+        let write = try FirestoreWrite(path: flight.write.path, fields: fields, mask: flight.write.mask)
+        let found = SchemaValidator(schema: .vulture).validate(write: write)
+        #expect(found.map(\.violation.rule) == ["schema.null-unless"])
+        #expect(found.first?.place == .field("/deletedAt"))
+        fields["deletedAt"] = .null
+        #expect(
+            SchemaValidator(schema: .vulture).validate(
+                write: try FirestoreWrite(path: flight.write.path, fields: fields, mask: flight.write.mask)
+            ).isEmpty)
+    }
+
     @Test func mergeRulesOnAProfileAndAFlight() throws {
         let validator = SchemaValidator(schema: .vulture)
         let profile = try FirestoreWrite(

@@ -18,6 +18,7 @@ import Testing
         "enum-outside": .schemaEnum,
         "too-long": .schemaLimit,
         "updatedAt-timestamp": .schemaType,
+        "null-unless": .schemaNullUnless,
     ]
 
     static func files(_ kind: String) -> [String] {

@@ -230,8 +230,81 @@ enum DocumentVectors {
             "an absent non-nullable field reads as its default and is written back so (rating 0, waterBallast 0, "
                 + "isRead false)",
             pins: [.fieldDefaults])
+        // Decoding refuses what a reader cannot read: each stored document breaks one rule, and decode
+        // must answer its rule id (a decode that accepts anything fails these).
+        func decodeInvalid(
+            _ id: String, _ section: String, _ golden: DocumentGoldenDefinition,
+            _ change: (inout [String: FirestoreValue]) -> Void, _ note: String, error: String, pins: [SchemaPin] = []
+        ) {
+            var doc = storedDocument(golden)
+            change(&doc)
+            cases.append(
+                VectorDefinition(
+                    id: "decode.invalid.\(id)", section: section, op: "decode",
+                    input: .map(["collection": .string(golden.collection), "document": .map(doc)]), note: note,
+                    expectedError: error, pins: pins))
+        }
+        func inSummary(_ key: String, _ value: FirestoreValue) -> (inout [String: FirestoreValue]) -> Void {
+            { d in
+                var s = d["summary"]?.mapValue ?? [:]
+                s[key] = value
+                d["summary"] = .map(s)
+            }
+        }
+        decodeInvalid(
+            "integer-as-double", "schema §2 flights", DocumentGoldens.flight, inSummary("duration", .double(21_584)),
+            "summary.duration is an integer (s): 21584.0 is refused, not rounded", error: "schema.type")
+        decodeInvalid(
+            "null-not-nullable", "schema §2 flights", DocumentGoldens.flight, { $0["inLogbook"] = .null },
+            "inLogbook is not nullable: null is refused, not read as false", error: "schema.type")
+        decodeInvalid(
+            "enum", "schema §2 common fields", DocumentGoldens.flight, { $0["platform"] = .string("windows") },
+            "platform is android or ios", error: "schema.enum")
+        decodeInvalid(
+            "missing-updated-at", "schema §2 common fields", DocumentGoldens.flight,
+            { $0.removeValue(forKey: "updatedAt") },
+            "updatedAt (the pull cursor) has neither a value nor a default", error: "schema.missing-field")
+        decodeInvalid(
+            "summary-missing", "schema §2 flights", DocumentGoldens.flight, { $0.removeValue(forKey: "summary") },
+            "summary is a required map without a default (pin summaryRequired)", error: "schema.missing-field",
+            pins: [.summaryRequired])
+        decodeInvalid(
+            "comments-too-long", "schema §3", DocumentGoldens.flight,
+            { $0["comments"] = .string(String(repeating: "x", count: 10_001)) },
+            "comments hold at most 10,000 characters", error: "schema.limit")
+        decodeInvalid(
+            "igc-sha256-not-hex", "schema §2 flights", DocumentGoldens.flight,
+            { d in
+                var igc = d["igc"]?.mapValue ?? [:]
+                igc["sha256"] = .string("62A3995E")
+                d["igc"] = .map(igc)
+            }, "igc.sha256 is 64 lowercase hex characters", error: "schema.limit")
+        decodeInvalid(
+            "date-string", "schema §2 recentCompetitions", DocumentGoldens.recentCompetition,
+            { $0["startDate"] = .string("25/07/2026") }, "calendar days are yyyy-MM-dd", error: "schema.format")
+        decodeInvalid(
+            "zone-type-outside", "schema §2 tasks", DocumentGoldens.task,
+            { d in
+                guard case .array(var tps)? = d["turnpoints"], var tp = tps.first?.mapValue,
+                    var zone = tp["zone"]?.mapValue
+                else { return }
+                zone["type"] = .integer(7)
+                tp["zone"] = .map(zone)
+                tps[0] = .map(tp)
+                d["turnpoints"] = .array(tps)
+            }, "a zone type inside a turnpoint is a CUP style 0-4: 7 is none", error: "schema.enum")
+        decodeInvalid(
+            "sentinel", "schema §2 common fields", DocumentGoldens.flight, { $0["updatedAt"] = .serverTimestamp },
+            "a stored document holds no write sentinel", error: "value.sentinel-in-stored-form")
+        decodeInvalid(
+            "live-deleted-at", "schema §5.4", DocumentGoldens.flight,
+            { $0["deletedAt"] = ts("2026-11-02T12:00:00.500Z") },
+            "deleted false with a deletedAt: only a tombstone has deletedAt", error: "schema.null-unless",
+            pins: [.deletedAtOnlyTombstones])
         return VectorFile(
-            area: "documents", summary: "merge payloads, tombstone writes, decoding with unknown fields", cases: cases)
+            area: "documents",
+            summary: "merge payloads, tombstone writes, decoding with unknown fields and of invalid documents",
+            cases: cases)
     }
 
     /// The stored document a merge write is judged on: the fixture's record (the agreed one) as the

@@ -138,6 +138,23 @@ enum InvalidDocumentVectors {
             "tombstone-without-deleted-at", "schema §5.4", collection: "flights", form: .stored, tombstone,
             { $0["deletedAt"] = .null },
             "a tombstone carries deletedAt", error: "schema.tombstone")
+        let lateDelete = ts("2026-11-02T12:00:00.500Z")
+        add(
+            "live-deleted-at.stored", "schema §5.4", collection: "flights", form: .stored, flightStored,
+            { $0["deletedAt"] = lateDelete },
+            "deleted false with a deletedAt: only a tombstone has deletedAt (the purge's query deletedAt < cutoff "
+                + "would delete this live flight)", error: "schema.null-unless", pins: [.deletedAtOnlyTombstones])
+        add(
+            "live-deleted-at.write", "schema §5.4", collection: "flights", form: .write, flightWrite,
+            { $0["deletedAt"] = lateDelete }, "the same in a full write", error: "schema.null-unless",
+            pins: [.deletedAtOnlyTombstones])
+        add(
+            "live-deleted-at.deleted-absent", "schema §5.4", collection: "flights", form: .stored, flightStored,
+            { d in
+                d.removeValue(forKey: "deleted")
+                d["deletedAt"] = lateDelete
+            }, "deleted absent reads as false: a deletedAt beside it is refused too", error: "schema.null-unless",
+            pins: [.deletedAtOnlyTombstones])
         add(
             "date-string", "schema §2 recentCompetitions", collection: "recentCompetitions", form: .stored,
             recentStored,

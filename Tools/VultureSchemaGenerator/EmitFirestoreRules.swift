@@ -73,16 +73,29 @@ struct FirestoreRulesEmitter {
             "    }",
             "",
             "    // Every document with the common fields: \(serverTimes.joined(separator: ", ")) the request's time, schema \(schemaVersion),",
-            "    // and the tombstone shape — a deleted document holds only the common fields, with a deletedAt.",
+            "    // and the tombstone shape — a deleted document holds only the common fields, with a deletedAt;",
+            "    // a live one has no deletedAt (fields.tsv limit nullUnless, pin deletedAtOnlyTombstones).",
             "    function commonFieldsValid() {",
             "      let data = request.resource.data;",
         ]
         var commonChecks = serverTimes.map { "data.\($0) == request.time" }
         commonChecks.append("data.schema == \(schemaVersion)")
         commonChecks.append("data.deleted is bool")
+        // A field null unless a flag is true (limit nullUnless: deletedAt) is what a tombstone carries
+        // besides the common fields, and what a live document never holds (pin deletedAtOnlyTombstones).
+        var tombstoneCarries: [String] = []
+        var liveChecks: [String] = []
+        for f in common {
+            for case .nullUnless(let flag) in f.limits {
+                tombstoneCarries.append("data.\(f.name) is \(f.type == .timestamp ? "timestamp" : "bool")")
+                liveChecks.append(
+                    "(data.get(\(quoted(flag)), false) == true || data.get(\(quoted(f.name)), null) == null)")
+            }
+        }
         commonChecks.append(
-            "(data.deleted ? data.keys().hasOnly(\(list(common.map(\.name)))) && data.deletedAt is timestamp"
-                + " : data.get('deletedAt', null) == null)")
+            "(!data.deleted || (data.keys().hasOnly(\(list(common.map(\.name))))"
+                + tombstoneCarries.map { " && " + $0 }.joined() + "))")
+        commonChecks += liveChecks
         out.append("      return " + commonChecks.joined(separator: "\n        && ") + ";")
         out += ["    }", ""]
 

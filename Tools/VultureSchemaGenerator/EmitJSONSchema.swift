@@ -142,10 +142,30 @@ struct JSONSchemaEmitter {
                 name == "values" ? (name, settingsValues()) : (name, schema)
             }
         }
-        return .object([
+        var members: [(String, JSONNode)] = [
             ("type", .string("object")), ("properties", .object(properties)), ("required", .array(required)),
             ("additionalProperties", .bool(true)),
-        ])
+        ]
+        // nullUnless=FLAG: unless FLAG is true, the field is null or absent (only a tombstone has deletedAt).
+        var conditions: [JSONNode] = []
+        let nullOnly = JSONNode.object([("type", .string("null"))])
+        for field in spec.allFields(of: owner) {
+            for case .nullUnless(let flag) in field.limits {
+                conditions.append(
+                    .object([
+                        (
+                            "if",
+                            .object([
+                                ("properties", .object([(flag, .object([("const", .bool(true))]))])),
+                                ("required", .array([.string(flag)])),
+                            ])
+                        ),
+                        ("else", .object([("properties", .object([(field.name, nullOnly)]))])),
+                    ]))
+            }
+        }
+        if !conditions.isEmpty { members.append(("allOf", .array(conditions))) }
+        return .object(members)
     }
 
     /// `values`: each known key's entry has `v` of the key's type; other keys any entry.
@@ -279,6 +299,7 @@ struct FixtureEmitter {
         ("enum-outside", "schema.enum"),
         ("too-long", "schema.limit"),
         ("updatedAt-timestamp", "schema.type"),
+        ("null-unless", "schema.null-unless"),
     ]
 
     func files() -> [GeneratedFile] {
@@ -362,6 +383,13 @@ struct FixtureEmitter {
                     if case .maxChars(let n) = limit {
                         return doc.setting(f.name, .string(String(repeating: "x", count: n + 1)))
                     }
+                }
+            }
+            return nil
+        case "null-unless":
+            for f in fields where f.type == .timestamp {
+                for case .nullUnless(let flag) in f.limits {
+                    return doc.setting(flag, .boolean(false)).setting(f.name, .timestamp(Samples.updatedAtSample))
                 }
             }
             return nil

@@ -186,7 +186,12 @@ struct SwiftDocumentsEmitter {
 
     private func readCall(_ f: FieldSpec) -> String {
         var args = [SwiftText.string(f.name)]
-        let limits = types.limitsExpression(f.limits)
+        // nullUnless is a check across fields, made once every field is read (decodingInit).
+        let limits = types.limitsExpression(
+            f.limits.filter {
+                if case .nullUnless = $0 { return false }
+                return true
+            })
         if f.writeAs == .serverTimestamp { return "reader.serverTimestamp(\(args[0]))" }
         if f.writeAs == .increment {
             if let d = f.defaultValue, let literal = types.literal(d, type: f.type) {
@@ -225,6 +230,15 @@ struct SwiftDocumentsEmitter {
         for f in fields {
             let line = "        \(SwiftText.identifier(SwiftText.propertyName(f.name))) = try \(readCall(f))"
             out += wrapCall(line, indent: "        ")
+        }
+        for f in fields {
+            for case .nullUnless(let flag) in f.limits where fields.contains(where: { $0.name == flag }) {
+                let property = SwiftText.identifier(SwiftText.propertyName(f.name))
+                let flagProperty = SwiftText.identifier(SwiftText.propertyName(flag))
+                out += wrapCall(
+                    "        try reader.nullUnless(\(SwiftText.string(f.name)), hasValue: \(property) != nil, "
+                        + "flag: \(SwiftText.string(flag)), isSet: \(flagProperty) == true)", indent: "        ")
+            }
         }
         out.append("        unknownFields = reader.unknownFields")
         out.append("    }")

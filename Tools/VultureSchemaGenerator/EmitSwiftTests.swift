@@ -45,6 +45,7 @@ struct SwiftTestsEmitter {
             "    if let v = limits.minimum { items.append(\"minimum=\\(number(v))\") }",
             "    if let v = limits.maximum { items.append(\"maximum=\\(number(v))\") }",
             "    if let v = limits.step { items.append(\"step=\\(number(v))\") }",
+            "    if let f = limits.nullUnless { items.append(\"nullUnless=\\(f)\") }",
             "    return items.joined(separator: \",\")",
             "}",
             "",

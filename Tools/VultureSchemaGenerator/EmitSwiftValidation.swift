@@ -96,6 +96,14 @@ struct SwiftValidationEmitter {
         out.append("                return false")
         out.append("            }")
         out.append("        }")
+        // nullUnless=FLAG: a value only while FLAG is true (only a tombstone has deletedAt).
+        for f in fields {
+            for case .nullUnless(let flag) in f.limits {
+                out.append(
+                    "        if let v = m[\(SwiftText.string(f.name))], v != .null, m[\(SwiftText.string(flag))] != "
+                        + ".boolean(true) { return false }")
+            }
+        }
         out += requiredCheck(names: names, fields: fields, seen: "seen", indent: 8)
         out.append("    }")
         out += nameIndex(owner, names: names)

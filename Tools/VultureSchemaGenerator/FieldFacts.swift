@@ -41,6 +41,9 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
     case maximum(Double)
     /// A number is a whole multiple of this step.
     case step(Double)
+    /// The field is null (or absent) unless the boolean field of this name, in the same map, is true
+    /// (`nullUnless=deleted`: only a tombstone has `deletedAt`).
+    case nullUnless(String)
 
     /// Reads one `name=value` item.
     ///
@@ -68,6 +71,12 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
                 guard number > 0 else { return nil }
                 self = .step(number)
             }
+        case "nullUnless":
+            func isLetter(_ u: UInt8) -> Bool { (65...90).contains(u) || (97...122).contains(u) }
+            guard let first = text.utf8.first, isLetter(first),
+                text.utf8.allSatisfy({ isLetter($0) || (48...57).contains($0) })
+            else { return nil }
+            self = .nullUnless(text)
         default: return nil
         }
     }
@@ -85,14 +94,17 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
         case .minimum(let value): "minimum=\(number(value))"
         case .maximum(let value): "maximum=\(number(value))"
         case .step(let value): "step=\(number(value))"
+        case .nullUnless(let flag): "nullUnless=\(flag)"
         }
     }
 
-    /// The numeric bound of the limit, as a Double (for comparing with `Spec/limits.tsv`).
-    public var bound: Double {
+    /// The numeric bound of the limit, as a Double (for comparing with `Spec/limits.tsv`); nil for a
+    /// limit without one (`nullUnless`).
+    public var bound: Double? {
         switch self {
         case .maxChars(let count), .maxBytes(let count), .maxItems(let count), .hexLength(let count): Double(count)
         case .minimum(let value), .maximum(let value), .step(let value): value
+        case .nullUnless: nil
         }
     }
 }

@@ -196,6 +196,20 @@ extension SchemaSpec {
                     field.location.error(
                         "limit \(limit) does not apply to type \(field.type) (field \(field.owner).\(field.name))"))
             }
+            for case .nullUnless(let flag) in field.limits {
+                let sibling = fields.first { $0.owner == field.owner && $0.name == flag }
+                if sibling?.type != .boolean {
+                    errors.append(
+                        field.location.error(
+                            "limit nullUnless=\(flag) names no boolean field \(field.owner).\(flag) (field \(field.owner).\(field.name))"
+                        ))
+                }
+                if !field.isNullable {
+                    errors.append(
+                        field.location.error(
+                            "limit nullUnless=\(flag) on a field that is not nullable (\(field.owner).\(field.name))"))
+                }
+            }
             if field.writeAs == .serverTimestamp && field.type != .timestamp {
                 errors.append(
                     field.location.error(
@@ -226,6 +240,7 @@ extension SchemaSpec {
         case .maxBytes: type == .bytes
         case .maxItems: { if case .array = type { true } else { false } }()
         case .minimum, .maximum, .step: type == .integer || type == .double
+        case .nullUnless: true
         }
     }
 

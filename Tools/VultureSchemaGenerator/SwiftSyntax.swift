@@ -219,10 +219,11 @@ struct SwiftTypes {
             case .minimum(let v): args.append("minimum: \(SwiftText.double(v))")
             case .maximum(let v): args.append("maximum: \(SwiftText.double(v))")
             case .step(let v): args.append("step: \(SwiftText.double(v))")
+            case .nullUnless(let flag): args.append("nullUnless: \(SwiftText.string(flag))")
             }
         }
         // The initialiser's parameter order.
-        let order = ["maxChars", "maxBytes", "maxItems", "hexLength", "minimum", "maximum", "step"]
+        let order = ["maxChars", "maxBytes", "maxItems", "hexLength", "minimum", "maximum", "step", "nullUnless"]
         args.sort { a, b in
             (order.firstIndex { a.hasPrefix($0 + ":") } ?? 0) < (order.firstIndex { b.hasPrefix($0 + ":") } ?? 0)
         }

@@ -421,6 +421,13 @@ public enum RuleRegistry {
             example: "`updatedAt={\"$timestamp\": \"2026-01-01T00:00:00Z\"}`"
         ),
         RuleEntry(
+            id: "schema.null-unless",
+            meaning:
+                "A field with the limit nullUnless=FLAG holds a value while FLAG is not true: a live document (deleted false or absent) with a deletedAt (pin deletedAtOnlyTombstones).",
+            section: "schema §5.4",
+            example: "flights: `deleted: false` with `deletedAt: {\"$timestamp\": \"2026-11-02T12:00:00.500Z\"}`"
+        ),
+        RuleEntry(
             id: "schema.unknown-field",
             meaning:
                 "A field the schema does not know: a warning (readers keep a newer version's fields) unless strict.",
@@ -816,7 +823,10 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
 
     /// A stored document read by a reader and written back in the stored form: absent fields become null (nullable)
     /// or their default, optional ones stay absent, unknown fields survive unchanged at every depth; a tombstone
-    /// reads as its common fields.
+    /// reads as its common fields. A document a reader cannot read is refused with its rule id: a value of the wrong
+    /// type or null where the field is not nullable (schema.type), an enum value outside the enum, a field with
+    /// neither a value nor a default (schema.missing-field), a broken limit or format, a sentinel, a deletedAt on a
+    /// live document (schema.null-unless).
     case decode = "decode"
 
     /// A document checked against the schema: the first error's rule id as the rejection, else the warnings (unknown
@@ -1026,7 +1036,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .decode:
             [
                 "value.*", "schema.type", "schema.missing-field", "schema.enum", "schema.limit", "schema.format",
-                "input.shape",
+                "schema.null-unless", "input.shape",
             ]
         case .validate: ["value.*", "schema.*", "input.shape"]
         case .settingsFromIOS: ["input.shape"]

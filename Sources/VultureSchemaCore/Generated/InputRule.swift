@@ -164,4 +164,9 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// A vulture-sync edit names a field the engine sets itself (a common field, a blob map), not one a pilot edits.
     /// Example: `updatedAt={"$timestamp": "2026-01-01T00:00:00Z"}`.
     case editEngineField = "edit.engine-field"
+
+    /// A field with the limit nullUnless=FLAG holds a value while FLAG is not true: a live document (deleted false or
+    /// absent) with a deletedAt (pin deletedAtOnlyTombstones). Example: flights: `deleted: false` with `deletedAt:
+    /// {"$timestamp": "2026-11-02T12:00:00.500Z"}`.
+    case schemaNullUnless = "schema.null-unless"
 }

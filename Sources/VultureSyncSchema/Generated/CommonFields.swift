@@ -45,7 +45,7 @@ public struct CommonFields: SchemaMapCodable, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// Fields the schema does not name; written back unchanged.
@@ -103,6 +103,7 @@ public struct CommonFields: SchemaMapCodable, Codable {
         platform = try reader.required("platform")
         deleted = try reader.required("deleted", default: false)
         deletedAt = try reader.nullable("deletedAt")
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

@@ -233,7 +233,7 @@ extension SchemaValidator {
                 }
             case 6:
                 seen |= 1 << 6
-                // deletedAt: timestamp, required, nullable
+                // deletedAt: timestamp, required, nullable, nullUnless=deleted
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -409,6 +409,7 @@ extension SchemaValidator {
                 return false
             }
         }
+        if let v = m["deletedAt"], v != .null, m["deleted"] != .boolean(true) { return false }
         let need: UInt64 = o.form == .write ? 0xF_FFFF : 0x1E
         return o.mergeWrite || seen & need == need
     }
@@ -617,7 +618,7 @@ extension SchemaValidator {
                 }
             case 6:
                 seen |= 1 << 6
-                // deletedAt: timestamp, required, nullable
+                // deletedAt: timestamp, required, nullable, nullUnless=deleted
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -754,6 +755,7 @@ extension SchemaValidator {
                 return false
             }
         }
+        if let v = m["deletedAt"], v != .null, m["deleted"] != .boolean(true) { return false }
         let need: UInt64 = o.form == .write ? 0x1_FFFF : 0x1E
         return o.mergeWrite || seen & need == need
     }
@@ -932,7 +934,7 @@ extension SchemaValidator {
                 }
             case 6:
                 seen |= 1 << 6
-                // deletedAt: timestamp, required, nullable
+                // deletedAt: timestamp, required, nullable, nullUnless=deleted
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -993,6 +995,7 @@ extension SchemaValidator {
                 return false
             }
         }
+        if let v = m["deletedAt"], v != .null, m["deleted"] != .boolean(true) { return false }
         let need: UInt64 = o.form == .write ? 0x7FF : 0x9E
         return o.mergeWrite || seen & need == need
     }
@@ -1139,7 +1142,7 @@ extension SchemaValidator {
                 }
             case 6:
                 seen |= 1 << 6
-                // deletedAt: timestamp, required, nullable
+                // deletedAt: timestamp, required, nullable, nullUnless=deleted
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -1232,6 +1235,7 @@ extension SchemaValidator {
                 return false
             }
         }
+        if let v = m["deletedAt"], v != .null, m["deleted"] != .boolean(true) { return false }
         let need: UInt64 = o.form == .write ? 0x1FFF : 0x1E
         return o.mergeWrite || seen & need == need
     }
@@ -1388,7 +1392,7 @@ extension SchemaValidator {
                 }
             case 6:
                 seen |= 1 << 6
-                // deletedAt: timestamp, required, nullable
+                // deletedAt: timestamp, required, nullable, nullUnless=deleted
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -1771,6 +1775,7 @@ extension SchemaValidator {
                 return false
             }
         }
+        if let v = m["deletedAt"], v != .null, m["deleted"] != .boolean(true) { return false }
         let need: UInt64 = o.form == .write ? 0x1F_FFFF_FFFF : 0x2_0000_001E
         return o.mergeWrite || seen & need == need
     }
@@ -2036,7 +2041,7 @@ extension SchemaValidator {
                 }
             case 6:
                 seen |= 1 << 6
-                // deletedAt: timestamp, required, nullable
+                // deletedAt: timestamp, required, nullable, nullUnless=deleted
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -2062,6 +2067,7 @@ extension SchemaValidator {
                 return false
             }
         }
+        if let v = m["deletedAt"], v != .null, m["deleted"] != .boolean(true) { return false }
         let need: UInt64 = o.form == .write ? 0xFF : 0x1E
         return o.mergeWrite || seen & need == need
     }

@@ -52,7 +52,7 @@ public struct FlightDocument: SchemaDocument, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// Original IGC file name.
@@ -380,6 +380,7 @@ public struct FlightDocument: SchemaDocument, Codable {
         trackPreview = try reader.nullable("trackPreview", limits: SchemaFieldLimits(maxBytes: 64_000))
         trackPreviewVersion = try reader.required("trackPreviewVersion", default: 0)
         igc = try reader.nullable("igc")
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

@@ -51,7 +51,7 @@ public struct HomebaseDocument: SchemaDocument, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// Home base name; the id is derived from it.
@@ -153,6 +153,7 @@ public struct HomebaseDocument: SchemaDocument, Codable {
             limits: SchemaFieldLimits(minimum: -180.0, maximum: 180.0)
         )
         usedAt = try reader.nullable("usedAt")
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

@@ -51,7 +51,7 @@ public struct MapFileDocument: SchemaDocument, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// Waypoints or airspace.
@@ -199,6 +199,7 @@ public struct MapFileDocument: SchemaDocument, Codable {
         contentArea = try reader.nullable("contentArea")
         contentHash = try reader.nullable("contentHash", limits: SchemaFieldLimits(hexLength: 64))
         content = try reader.nullable("content")
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

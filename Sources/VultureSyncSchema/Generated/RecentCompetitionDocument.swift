@@ -51,7 +51,7 @@ public struct RecentCompetitionDocument: SchemaDocument, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// Competition name.
@@ -163,6 +163,7 @@ public struct RecentCompetitionDocument: SchemaDocument, Codable {
         startDate = try reader.nullable("startDate", isDateString: true)
         endDate = try reader.nullable("endDate", isDateString: true)
         lastOpenedAt = try reader.nullable("lastOpenedAt")
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

@@ -288,6 +288,11 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// as uploaded) is merged with no base, as two records that never agreed.
     case madeAgainWithoutBase
 
+    /// fields.tsv CommonFields.deletedAt: deletedAt is null or absent on a live document (deleted false or absent)
+    /// and a timestamp on a tombstone (limit nullUnless=deleted): validate (both forms), the generated decoders, the
+    /// JSON Schemas and the security rules refuse a live document with a deletedAt (schema.null-unless).
+    case deletedAtOnlyTombstones
+
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
         switch self {
@@ -351,6 +356,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .pushPreconditions: .choice
         case .longAbsenceFullPull: .choice
         case .madeAgainWithoutBase: .choice
+        case .deletedAtOnlyTombstones: .schema
         }
     }
 
@@ -477,6 +483,8 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "A device whose cursor is older than the purge age (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a tombstone the server no longer holds is dropped locally."
         case .madeAgainWithoutBase:
             "A pulled document made again since the device's agreement (its createTime is later than the agreed version, or the agreed record said its blob was uploaded and the pulled one no longer names that object as uploaded) is merged with no base, as two records that never agreed."
+        case .deletedAtOnlyTombstones:
+            "deletedAt is null or absent on a live document (deleted false or absent) and a timestamp on a tombstone (limit nullUnless=deleted): validate (both forms), the generated decoders, the JSON Schemas and the security rules refuse a live document with a deletedAt (schema.null-unless)."
         }
     }
 }

@@ -18,6 +18,11 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// An enum field holds a value that is none of the enum's cloud values. Example: flights: `platform: "windows"`.
     case enumeration = "schema.enum"
 
+    /// A field with the limit nullUnless=FLAG holds a value while FLAG is not true: a live document (deleted false or
+    /// absent) with a deletedAt (pin deletedAtOnlyTombstones). Example: flights: `deleted: false` with `deletedAt:
+    /// {"$timestamp": "2026-11-02T12:00:00.500Z"}`.
+    case nullUnless = "schema.null-unless"
+
     /// A field the schema does not know: a warning (readers keep a newer version's fields) unless strict. Example:
     /// flights, strict: `waterBalast: 0` (the iOS spelling).
     case unknownField = "schema.unknown-field"

@@ -140,6 +140,7 @@ extension SyncSchema {
             type: .timestamp,
             isRequired: true,
             isNullable: true,
+            limits: SchemaFieldLimits(nullUnless: "deleted"),
             meaning: "The deleting device's time of the delete; null on a live document.",
             source: "000 §2; 000 §5.4"
         ),

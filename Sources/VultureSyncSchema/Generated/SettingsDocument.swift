@@ -51,7 +51,7 @@ public struct SettingsDocument: SchemaDocument, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// One entry per settings key id (settings-keys.tsv).
@@ -118,6 +118,7 @@ public struct SettingsDocument: SchemaDocument, Codable {
         deleted = try reader.required("deleted", default: false)
         deletedAt = try reader.nullable("deletedAt")
         values = try reader.required("values", default: [:])
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

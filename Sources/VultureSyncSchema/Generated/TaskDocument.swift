@@ -51,7 +51,7 @@ public struct TaskDocument: SchemaDocument, Codable {
 
     /// The deleting device's time of the delete; null on a live document.
     ///
-    /// `deletedAt`; timestamp; required; nullable (000 §2; 000 §5.4).
+    /// `deletedAt`; timestamp; required; nullable; nullUnless=deleted (000 §2; 000 §5.4).
     public var deletedAt: FirestoreTimestamp?
 
     /// Task name.
@@ -230,6 +230,7 @@ public struct TaskDocument: SchemaDocument, Codable {
         inactiveAirspace = try reader.nullable("inactiveAirspace")
         isStartProcessed = try reader.required("isStartProcessed", default: false)
         startCountryCode = try reader.nullable("startCountryCode")
+        try reader.nullUnless("deletedAt", hasValue: deletedAt != nil, flag: "deleted", isSet: deleted == true)
         unknownFields = reader.unknownFields
     }
 

@@ -312,6 +312,16 @@ public struct SchemaMapReader {
         }
     }
 
+    /// The limit `nullUnless=FLAG` of a field already read: it holds a value only while the boolean
+    /// `FLAG` is true (only a tombstone has `deletedAt`, schema §5.4).
+    /// - Throws: `schema.null-unless` at the field's pointer.
+    public func nullUnless(_ name: String, hasValue: Bool, flag: String, isSet: Bool) throws {
+        guard hasValue, !isSet else { return }
+        throw SchemaInputError(
+            rule: .schemaNullUnless, pointer: at(name),
+            message: "\(name) is null unless \(flag) is true: only a tombstone has \(name) (schema §5.4)")
+    }
+
     /// An `increment` field (`storageBytes`): an integer, or in the write form `$increment` of an
     /// integer (the delta, returned as the value).
     /// - Throws: `schema.type`, `schema.limit`; absent gives `defaultValue` or `schema.missing-field`.

@@ -118,6 +118,18 @@ extension SchemaValidator {
                 break
             }
         }
+        // A field null unless a flag is true (deletedAt: only a tombstone has it), set by the mask
+        // while the flag is not set true by it.
+        for f in top {
+            guard let flag = f.limits.nullUnless, mask.contains(where: { $0.segments == [f.name] }),
+                let value = fields[f.name], !value.isSentinel, value != .null, fields[flag] != .boolean(true)
+            else { continue }
+            add(
+                SchemaViolation(
+                    pointer: "/fields/" + f.name, rule: SchemaRule.nullUnless.rawValue,
+                    message: "\(f.owner).\(f.name) is null unless \(flag) is true (limit nullUnless=\(flag)): only a "
+                        + "tombstone has \(f.name); write null (schema §5.4)"), .field("/" + f.name))
+        }
         if schema.collection(documentType: type)?.hasCommonFields == true {
             for f in schema.fields(of: SyncSchema.commonFieldsOwner) where f.isRequired {
                 if !mask.contains(where: { $0.segments == [f.name] }) {

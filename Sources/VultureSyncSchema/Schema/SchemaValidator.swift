@@ -256,6 +256,13 @@ public struct SchemaValidator: Sendable {
             }
             present += 1
             checkField(v, field: f, pointer: JSONPointer.appending(pointer(), f.name), options: options, into: &out)
+            if let flag = f.limits.nullUnless, !v.isSentinel, v != .null, map[flag] != .boolean(true) {
+                out.append(
+                    SchemaViolation(
+                        pointer: JSONPointer.appending(pointer(), f.name), rule: SchemaRule.nullUnless.rawValue,
+                        message: "\(f.owner).\(f.name) is null unless \(flag) is true (limit nullUnless=\(flag)): "
+                            + "only a tombstone has \(f.name); write null (schema §5.4)"))
+            }
         }
         // Every key is a declared field unless the map has more keys than declared fields found.
         guard checkUnknown, present < map.count else { return }

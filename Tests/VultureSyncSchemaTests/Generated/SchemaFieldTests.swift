@@ -32,6 +32,7 @@ func limitsText(_ limits: SchemaFieldLimits) -> String {
     if let v = limits.minimum { items.append("minimum=\(number(v))") }
     if let v = limits.maximum { items.append("maximum=\(number(v))") }
     if let v = limits.step { items.append("step=\(number(v))") }
+    if let f = limits.nullUnless { items.append("nullUnless=\(f)") }
     return items.joined(separator: ",")
 }
 
@@ -83,7 +84,7 @@ let packageRoot = URL(fileURLWithPath: #filePath)
         PinnedField(
             owner: "CommonFields", name: "deletedAt",
             type: "timestamp",
-            isRequired: true, isNullable: true, limits: "",
+            isRequired: true, isNullable: true, limits: "nullUnless=deleted",
             defaultValue: nil, writeAs: .value
         ),
     ]
