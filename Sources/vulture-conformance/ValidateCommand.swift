@@ -32,8 +32,11 @@ enum ValidateCommand {
         checked: its path (collection and id), the fields its mask sets (an unknown one a warning,
         as for documents), the common fields of a merge, updatedAt only as the request-time
         transform, storageBytes only by increment, no mask path set to an empty map, no mask path
-        deleting a required field or one the schema does not know, tombstones as full replaces.
-        Pointers point into the message (/writes/0/update/fields/values).
+        deleting a required field or one the schema does not know, tombstones as full replaces;
+        and a commit that moves storageBytes carries the one blob change it counts (storageRef
+        names a record the commit writes, no other blob change, a reservation not yet uploaded:
+        schema.blob-batch, which the security rules cannot check). Pointers point into the message
+        (/writes/0/update/fields/values).
 
         Reader errors (not JSON, not canonical typed JSON, not a REST Document) also name
         LINE:COLUMN after FILE. For --format rest the pointers point into the REST file
@@ -567,15 +570,22 @@ enum WriteMessages {
         }
         var lines: [String] = []
         var failed = false
-        for (prefix, write) in writes {
-            for found in checks.validator.validate(
-                write: write, documentType: checks.named?.documentType, strict: checks.options.strict)
-            {
-                var v = found.violation
-                v.pointer = prefix + pointer(of: found.place, in: write)
-                lines.append("\(label): \(v)")
-                if v.severity == .error { failed = true }
-            }
+        var found: [(index: Int, violation: WriteViolation)] = []
+        for (index, (_, write)) in writes.enumerated() {
+            found += checks.validator.validate(
+                write: write, documentType: checks.named?.documentType, strict: checks.options.strict
+            ).map { (index, $0) }
+        }
+        // A request as a whole (the blob batch), which the security rules cannot check.
+        if case .write = message {
+        } else {
+            found += checks.validator.validate(commit: writes.map(\.write))
+        }
+        for (index, violation) in found {
+            var v = violation.violation
+            v.pointer = writes[index].prefix + pointer(of: violation.place, in: writes[index].write)
+            lines.append("\(label): \(v)")
+            if v.severity == .error { failed = true }
         }
         return (lines, failed)
     }

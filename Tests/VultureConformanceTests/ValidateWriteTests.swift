@@ -64,6 +64,63 @@ struct WriteCaseError: Error { var id: String }
             ).isEmpty)
     }
 
+    static func igc(_ id: String, uploaded: Bool) -> FirestoreValue {
+        .map([
+            "path": .string("users/u1/igc/\(id).igc.gz"), "sizeBytes": .integer(5_000), "gzBytes": .integer(1_000),
+            "sha256": .string(id), "uploaded": .boolean(uploaded),
+        ])
+    }
+
+    static func storageMove(_ delta: Int64, naming id: String?) throws -> FirestoreWrite {
+        var fields: [String: FirestoreValue] = ["storageBytes": .increment(.integer(delta))]
+        var mask = [try FieldPath(["storageBytes"])]
+        if let id {
+            fields["storageRef"] = .map(["collection": .string("flights"), "id": .string(id)])
+            mask.append(try FieldPath(["storageRef"]))
+        }
+        return try FirestoreWrite(path: "users/u1", fields: fields, mask: mask)
+    }
+
+    static func flightBlob(_ id: String, uploaded: Bool = false) throws -> FirestoreWrite {
+        try FirestoreWrite(
+            path: "users/u1/flights/\(id)", fields: ["igc": igc(id, uploaded: uploaded)], mask: [FieldPath(["igc"])])
+    }
+
+    static func flightTombstone(_ id: String) throws -> FirestoreWrite {
+        try FirestoreWrite.set(
+            [
+                "schema": .integer(1), "updatedAt": .serverTimestamp,
+                "clientUpdatedAt": .timestamp(try FirestoreTimestamp(seconds: 1_792_504_987)),
+                "updatedBy": .string("d"), "platform": .string("ios"), "deleted": .boolean(true),
+                "deletedAt": .timestamp(try FirestoreTimestamp(seconds: 1_792_504_987)),
+            ], path: "users/u1/flights/\(id)")
+    }
+
+    static let f1 = String(repeating: "1", count: 64)
+    static let f2 = String(repeating: "2", count: 64)
+
+    /// A commit that moves storageBytes carries the one blob change it counts (schema §5.1, §5.4),
+    /// which the security rules cannot check: they judge each write and cannot list the others.
+    @Test(arguments: [
+        ("a reservation", [0, 1], [String]()),
+        ("two blob maps, one counted", [0, 2, 1], ["1: schema.blob-batch"]),
+        ("two tombstones, one counted", [3, 4, 5], ["1: schema.blob-batch"]),
+        ("storageBytes moved for a record the commit does not write", [6], ["0: schema.blob-batch"]),
+        ("storageBytes moved naming no record", [0, 7], ["1: schema.blob-batch"]),
+        ("a reservation already uploaded", [8, 1], ["0: schema.blob-batch"]),
+        ("a tombstone lowering storageBytes in its own batch", [3, 5], []),
+    ])
+    func blobBatch(_ name: String, _ picks: [Int], _ expected: [String]) throws {
+        let writes = [
+            try Self.flightBlob(Self.f1), try Self.storageMove(1_000, naming: Self.f1), try Self.flightBlob(Self.f2),
+            try Self.flightTombstone(Self.f1), try Self.flightTombstone(Self.f2),
+            try Self.storageMove(-1_000, naming: Self.f1), try Self.storageMove(1_000, naming: Self.f2),
+            try Self.storageMove(1_000, naming: nil), try Self.flightBlob(Self.f1, uploaded: true),
+        ]
+        let found = SchemaValidator(schema: .vulture).validate(commit: picks.map { writes[$0] })
+        #expect(found.map { "\($0.index): \($0.violation.violation.rule)" } == expected, "\(name)")
+    }
+
     @Test func mergeRulesOnAProfileAndAFlight() throws {
         let validator = SchemaValidator(schema: .vulture)
         let profile = try FirestoreWrite(
@@ -119,7 +176,11 @@ struct ValidateWriteCommandLineTests {
     }
 
     @Test func goldenMergeWritesPassAsRESTMessages() throws {
-        let writes = try ValidateWriteTests.goldenMergeWrites().map(\.write)
+        // Every golden merge write but the profile's storage reservation, which goes in a batch of its
+        // own with the record it counts (schema.blob-batch).
+        let writes = try ValidateWriteTests.goldenMergeWrites().map(\.write).filter {
+            $0.path?.split(separator: "/").count == 4
+        }
         var paths: [String] = []
         for (k, w) in writes.prefix(4).enumerated() {
             paths.append(
@@ -133,6 +194,27 @@ struct ValidateWriteCommandLineTests {
         let r = try ConformanceCLI.run(["validate", "--format", "rest", "--strict"] + paths)
         #expect(r.stdout == "6 passed, 0 failed\n", "\(r.stdout)")
         #expect(r.status == 0)
+    }
+
+    /// Two tombstones and one storageBytes decrement in one CommitRequest: the rules allow the one
+    /// they can tie to the decrement and cannot see the batch as a whole; validate refuses it.
+    @Test func aCommitRequestWithTwoBlobChangesFails() throws {
+        let writes = [
+            try ValidateWriteTests.flightTombstone(ValidateWriteTests.f1),
+            try ValidateWriteTests.flightTombstone(ValidateWriteTests.f2),
+            try ValidateWriteTests.storageMove(-1_000, naming: ValidateWriteTests.f1),
+        ]
+        let request = FirestoreCommitRequest(database: ValidateWriteTests.database, writes: writes)
+        let path = try file(try FirestoreRESTJSON.encodeCommitRequest(request), "commit.json")
+        let r = try ConformanceCLI.run(["validate", "--format", "rest", path])
+        #expect(r.status == 1)
+        #expect(
+            r.stdout.contains(
+                "\(path): /writes/1/update/name: schema.blob-batch: users/u1/flights/\(ValidateWriteTests.f2)"),
+            "\(r.stdout)")
+        let alone = FirestoreCommitRequest(database: ValidateWriteTests.database, writes: [writes[0], writes[2]])
+        let ok = try file(try FirestoreRESTJSON.encodeCommitRequest(alone), "alone.json")
+        #expect(try ConformanceCLI.run(["validate", "--format", "rest", ok]).status == 0)
     }
 
     @Test func unknownFieldInAMaskIsAWarningUnlessStrict() throws {

@@ -26,6 +26,19 @@ struct FirestoreRulesEmitter {
 
     private func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ", ") + "]" }
 
+    /// The field of the record that keys a shared object: the placeholder of the blob's path
+    /// (`users/{uid}/files/{contentHash}.gz`) when it names a field of the record, so that records
+    /// with the same value share one object; nil when the path is keyed by the document id
+    /// (`{flightId}`), one object per record.
+    private func sharingKey(_ blob: BlobSpec) -> String? {
+        for segment in blob.pathTemplate.split(separator: "/").dropFirst(2) {
+            guard segment.hasPrefix("{"), let close = segment.firstIndex(of: "}") else { continue }
+            let name = String(segment[segment.index(after: segment.startIndex)..<close])
+            if spec.fields.contains(where: { $0.owner == blob.record && $0.name == name }) { return name }
+        }
+        return nil
+    }
+
     private func lines() -> [String] {
         let commonOwner = "CommonFields"
         let common = spec.fields.filter { $0.owner == commonOwner }
@@ -54,10 +67,17 @@ struct FirestoreRulesEmitter {
             "// Firestore security rules of the Vulture sync schema (Goldens/SCHEMA.md; README \"Security rules\"):",
             "// only the signed-in user's users/{uid} tree; a server-time updatedAt; the schema version; the",
             "// rule caps on fields; storageBytes moved only by the blob change storageRef names, and kept",
-            "// under the cap unless the token's \(proClaim) claim holds '\(proEntitlement)'; a tombstone holds only the",
-            "// common fields. Accepted gaps: a record's blob map can change without storageBytes moving",
-            "// (a map file sharing its content object with another counts it once), and a shared content",
-            "// object's tombstone is not checked against the other documents that share it.",
+            "// under the cap unless the token's \(proClaim) claim holds '\(proEntitlement)'; a blob map's gzBytes changed only",
+            "// in such a batch (or, for shared content, naming a live record that holds it) and uploaded set",
+            "// only in a later write; a tombstone holds only the common fields and a live document no deletedAt.",
+            "// What these rules cannot check (the rules language cannot, Goldens/SCHEMA.md \"Security rules\"):",
+            "// - Storage: that the object is in Cloud Storage, of gzBytes bytes, before uploaded turns true",
+            "//   (Firestore rules cannot read Storage; that is storage.rules' side, not generated here);",
+            "// - a reservation that counts shared content already counted (knowing that another live record",
+            "//   holds the content takes a query, and rules can only read documents they can name);",
+            "// - the batch as a whole: rules judge each write and cannot list the others, so \"a tombstone",
+            "//   lowers storageBytes in its own batch\" is checked on commit requests by",
+            "//   vulture-conformance validate --form write (schema.blob-batch), not here.",
             "rules_version = '2';",
             "service cloud.firestore {",
             "  match /databases/{database}/documents {",
@@ -111,10 +131,70 @@ struct FirestoreRulesEmitter {
             "      return resource == null || resource.data.get('deleted', false) == true;",
             "    }",
             "",
+            "    // A record's blob map: null for a tombstone or no map.",
+            "    function blobMapOf(data, field) {",
+            "      return data.get('deleted', false) == true ? null : data.get(field, null);",
+            "    }",
+            "",
             "    // The counted gzBytes of a record's blob map: 0 for a tombstone or no map.",
             "    function blobBytes(record, field) {",
-            "      return record.data.get('deleted', false) == true || record.data.get(field, null) == null",
-            "        ? 0 : record.data.get(field, null).get('gzBytes', 0);",
+            "      return blobMapOf(record.data, field) == null ? 0 : blobMapOf(record.data, field).get('gzBytes', 0);",
+            "    }",
+            "",
+            "    // A change of this record's counted gzBytes (a reservation, a release) rides in a batch whose",
+            "    // storageBytes moves by exactly that change and whose storageRef names this record (schema §5.1).",
+            "    function blobChangeCounted(uid, collection, id, field, sharedBy) {",
+            "      let change = blobBytes(request.resource, field) - (resource == null ? 0 : blobBytes(resource, field));",
+            "      return change == 0 || storageMovedFor(uid, collection, id, change)",
+            "        || (sharedBy != '' && storageUnmoved(uid) && sharesContent(uid, collection, id, sharedBy));",
+            "    }",
+            "",
+            "    // The profile after the batch names this record, and its storageBytes moved by change in the batch.",
+            "    function storageMovedFor(uid, collection, id, change) {",
+            "      let profile = /databases/$(database)/documents/users/$(uid);",
+            "      let was = exists(profile) ? get(profile).data.get('storageBytes', 0) : 0;",
+            "      return existsAfter(profile)",
+            "        && getAfter(profile).data.get('storageRef', null) == {'collection': collection, 'id': id}",
+            "        && getAfter(profile).data.get('storageBytes', 0) - was == change;",
+            "    }",
+            "",
+            "    // storageBytes does not move in this batch.",
+            "    function storageUnmoved(uid) {",
+            "      let profile = /databases/$(database)/documents/users/$(uid);",
+            "      return existsAfter(profile) && getAfter(profile).data.get('storageBytes', 0)",
+            "        == (exists(profile) ? get(profile).data.get('storageBytes', 0) : 0);",
+            "    }",
+            "",
+            "    // Shared content, counted once (schema §2, §5.4; pin sharedContentNamed): the object is keyed by",
+            "    // the record's field key (contentHash), and the profile's storageRef names another live record of",
+            "    // the collection with the same key, which holds the object. The key is the one of the map",
+            "    // written, or for a release (a tombstone, a map removed) the one the record had.",
+            "    function sharesContent(uid, collection, id, key) {",
+            "      let ref = getAfter(/databases/$(database)/documents/users/$(uid)).data.get('storageRef', null);",
+            "      let value = blobMapOf(request.resource.data, blobField(collection)) != null",
+            "        ? request.resource.data.get(key, null) : (resource == null ? null : resource.data.get(key, null));",
+            "      return ref is map && ref.get('collection', null) == collection && ref.get('id', null) is string",
+            "        && ref.id != id && value is string && liveWithKey(uid, collection, ref.id, key, value);",
+            "    }",
+            "",
+            "    // users/{uid}/{collection}/{other} after the batch is live and holds key == value.",
+            "    function liveWithKey(uid, collection, other, key, value) {",
+            "      let path = /databases/$(database)/documents/users/$(uid)/$(collection)/$(other);",
+            "      return existsAfter(path) && getAfter(path).data.get('deleted', false) != true",
+            "        && getAfter(path).data.get(key, null) == value;",
+            "    }",
+            "",
+            "    // uploaded is false when a blob map is written with new content (a reservation), and turns true",
+            "    // only in a later write that changes nothing else of the map (schema §5.1: reserve, upload, mark).",
+            "    function uploadedInOrder(field) {",
+            "      let after = blobMapOf(request.resource.data, field);",
+            "      return after == null || after.get('uploaded', false) == false",
+            "        || (resource != null && onlyUploadedChanged(after, blobMapOf(resource.data, field)));",
+            "    }",
+            "",
+            "    // The map before the write was there and differs from after only in uploaded.",
+            "    function onlyUploadedChanged(after, before) {",
+            "      return before is map && after.diff(before).affectedKeys().hasOnly(['uploaded']);",
             "    }",
             "",
             "    // The blob map field of a storageRef collection.",
@@ -168,6 +248,12 @@ struct FirestoreRulesEmitter {
             var checks = ["isOwner(uid)"]
             if fixedId { checks.append("id == \(quoted(last))") }
             var write = checks + ["commonFieldsValid()"]
+            for blob in spec.blobs where blob.record == collection.documentType {
+                write.append(
+                    "blobChangeCounted(uid, \(quoted(collection.name)), id, \(quoted(blob.mapField)), "
+                        + "\(quoted(sharingKey(blob) ?? "")))")
+                write.append("uploadedInOrder(\(quoted(blob.mapField)))")
+            }
             for field in spec.fields where field.owner == collection.documentType {
                 for l in field.limits {
                     let value = "request.resource.data.\(field.name)"

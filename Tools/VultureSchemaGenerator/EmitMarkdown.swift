@@ -61,6 +61,7 @@ struct MarkdownEmitter {
         out += limits()
         out += constants()
         out += jsonSchemas()
+        out += securityRules()
         out += operations()
         out += rules()
         out += pinned()
@@ -333,6 +334,54 @@ struct MarkdownEmitter {
                 + "the base64 text (4 × ⌈n / 3⌉ characters, so up to two bytes more pass the JSON Schema; the Swift "
                 + "decoder counts bytes).",
             "- A settings entry's `v` is typed by its key; entries of unknown keys accept any `v`.",
+            "",
+        ]
+    }
+
+    /// What `Goldens/firestore.rules` checks, and what the rules language cannot check, with where
+    /// that is checked instead.
+    private func securityRules() -> [String] {
+        let blobs = spec.blobs.map { blob -> String in
+            let collection = spec.collections.first { $0.documentType == blob.record }?.name ?? blob.record
+            return "`\(collection).\(blob.mapField)`"
+        }.joined(separator: ", ")
+        return [
+            "## Security rules", "",
+            "`Goldens/firestore.rules` is generated from these tables. On every write of a record with the common "
+                + "fields it checks `updatedAt == request.time`, the schema version, the tombstone shape (only the "
+                + "common fields, with a `deletedAt`), no `deletedAt` on a live record (limit `nullUnless`), and each "
+                + "field's `maxChars`, `maxBytes` and `maxItems`. On the blob maps (\(blobs)) it checks everything it "
+                + "can see of reserve → upload → mark (schema §5.1) and of the cap (§6):",
+            "",
+            "- a change of a record's counted `gzBytes` (a reservation, a release, a tombstone) only in a batch "
+                + "whose profile `storageBytes` moves by exactly that change and whose `storageRef` names the "
+                + "record; the profile's `storageBytes` moves only so, and stays at most `storageCapBytes` unless "
+                + "the token's Pro claim says otherwise;",
+            "- shared content counted once: a map file's content object is keyed by its `contentHash`, so a "
+                + "reservation or a tombstone of content another live map file holds moves no `storageBytes` and "
+                + "names that map file in `storageRef` instead; the rule reads it and requires it live with the "
+                + "same `contentHash`;",
+            "- `uploaded` false when a blob map is written with new content, and true only in a later write that "
+                + "changes nothing else of the map (reserve and mark in one batch is refused).",
+            "",
+            "What the rules language cannot check, and where it is checked instead:",
+            "",
+            "| check the seed asks for | why the rules cannot | checked by |",
+            "| --- | --- | --- |",
+            "| the object is in Cloud Storage, of `gzBytes` bytes, before `uploaded` turns true (§5.1, §2 Storage "
+                + "objects) | Firestore rules cannot read Cloud Storage (that is the Storage rules' side, not "
+                + "generated here) | the engine (upload before mark) and the scenarios `reserve-upload-mark`, "
+                + "`upload-crashed-then-retry` |",
+            "| a reservation does not count content another live record already counts (§2, §5.4) | knowing that "
+                + "another record holds the content takes a query on `contentHash`; rules read only documents they "
+                + "can name | the engine's query, the scenario `map-file-shared-content` (an over-count only "
+                + "charges the user; it never lets a blob past the cap) |",
+            "| one blob-size change per batch, a tombstone's in its own batch (§5.1, §5.4) | rules judge each write "
+                + "and cannot list the other writes of its batch | `validate --format rest` on a `CommitRequest` or "
+                + "`BatchWriteRequest` (`schema.blob-batch`) |",
+            "",
+            "`Tests/VultureFirestoreTests/BlobMapRulesTests.swift` and `SecurityRulesTests.swift` hold the rules to "
+                + "a table of allowed and denied requests on the Firestore emulator.",
             "",
         ]
     }

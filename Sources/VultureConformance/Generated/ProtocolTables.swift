@@ -508,6 +508,13 @@ public enum RuleRegistry {
             example: "settings, strict: `values.showAirspaceLabels`"
         ),
         RuleEntry(
+            id: "schema.blob-batch",
+            meaning:
+                "A commit request that moves storageBytes without carrying exactly the one blob change it counts: storageRef naming no record the commit writes, another blob change in the same commit (a second blob map, a tombstone or delete of another record with a blob, a second move), or a reservation whose blob map already says uploaded: true. Checked by validate --format rest on a CommitRequest or BatchWriteRequest: the security rules judge each write alone and cannot list a batch's writes.",
+            section: "schema §5.1",
+            example: "a CommitRequest holding two flights' tombstones and one storageBytes decrement naming the first"
+        ),
+        RuleEntry(
             id: "schema.collection",
             meaning:
                 "The document's collection cannot be told from its shape or path, or its path is not a document path of the schema.",

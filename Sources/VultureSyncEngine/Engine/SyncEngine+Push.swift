@@ -238,19 +238,30 @@ extension SyncEngine {
             mask: [FieldPath(["storageBytes"]), FieldPath(["storageRef"])])
     }
 
+    /// The profile write that names the record `id` in `storageRef` without moving `storageBytes`:
+    /// the live record that already counts a shared object, so the security rules can tell that a
+    /// blob change counted by nobody is counted once (Goldens/firestore.rules, sharesContent).
+    func profileNaming(collection: SyncCollection, id: String) -> FirestoreWrite? {
+        try? FirestoreWrite(
+            path: "users/\(uid)",
+            fields: ["storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)])],
+            mask: [FieldPath(["storageRef"])])
+    }
+
     /// Reserve: one batch per blob holds the record with its blob map (`uploaded: false`) and the
     /// profile's `storageBytes` increment (schema §5.1). The record's precondition (absent, or its
     /// base's update time) makes a retried reservation fail instead of counting twice; the engine
     /// then reads the record again and keeps what the server has. Over the cap without Pro the
     /// reservation is not made: the file stays local and the metadata syncs (schema §6). A map file's
     /// content object that another live record on the server already holds is counted once: its
-    /// reservation writes the record alone, with no `storageBytes` change (the tombstone of the last
-    /// record sharing it releases it, schema §5.4).
+    /// reservation moves no `storageBytes` and names that record in `storageRef` instead (the
+    /// tombstone of the last record sharing it releases it, schema §5.4).
     func pushReservations(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         for var row in store.rows(collection) where needsReservation(row) {
             guard case .map(let map)? = row.pendingBlobMap, case .integer(let size)? = map["gzBytes"] else { continue }
-            let gz = try isCountedElsewhere(collection, row, path: map["path"]) ? 0 : size
+            let countedBy = try countingRecord(collection, row, path: map["path"])
+            let gz = countedBy == nil ? size : 0
             if gz != 0, reservationBlocked(row) {
                 events.append(.capReached(collection, id: row.id))
                 continue
@@ -265,6 +276,8 @@ extension SyncEngine {
             if gz != 0 {
                 guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
                 writes.append(profile)
+            } else if let countedBy, let profile = profileNaming(collection: collection, id: countedBy) {
+                writes.append(profile)
             }
             do {
                 _ = try commitBatch(collection, rows: [row], writes: writes)
@@ -277,16 +290,19 @@ extension SyncEngine {
         }
     }
 
-    /// Whether another live document of the collection on the server holds a blob map naming the
-    /// object at `path`: a map file sharing this one's content (the object is counted already).
-    func isCountedElsewhere(_ collection: SyncCollection, _ row: LocalRow, path: FirestoreValue?) throws(SyncError)
-        -> Bool
+    /// The id of another live document of the collection on the server whose blob map names the
+    /// object at `path` — a map file sharing this one's content, which counts the object already —
+    /// or nil.
+    func countingRecord(_ collection: SyncCollection, _ row: LocalRow, path: FirestoreValue?) throws(SyncError)
+        -> String?
     {
-        guard let kind = Self.blobKind(collection), let path, collection == .mapFiles else { return false }
-        return try sharingDocuments(collection, row, row.fields).contains { other in
-            guard other["deleted"] != .boolean(true), case .map(let m)? = other[kind.mapField] else { return false }
+        guard let kind = Self.blobKind(collection), let path, collection == .mapFiles else { return nil }
+        return try sharingDocuments(collection, row, row.fields).first { other in
+            guard other.fields["deleted"] != .boolean(true), case .map(let m)? = other.fields[kind.mapField] else {
+                return false
+            }
             return m["path"] == path
-        }
+        }?.id
     }
 
     /// The statuses of a precondition that did not hold.
@@ -322,16 +338,24 @@ extension SyncEngine {
     /// Tombstones that lower `storageBytes`: each in its own batch with the decrement of the objects
     /// it releases (``TombstoneRules/releasedObjects(collection:document:otherLiveDocuments:)``: a
     /// map file's content object only when no other live mapFiles document on the server shares its
-    /// hash — a query on `contentHash`), under the record's precondition; then those objects are deleted.
+    /// hash — a query on `contentHash`), under the record's precondition; then those objects are
+    /// deleted. A tombstone that releases nothing because a live record shares its object names that
+    /// record in `storageRef` (the object stays counted once, by it).
     func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
         guard Self.blobKind(collection) != nil else { return }
         for row in store.rows(collection) where isCountedTombstone(row) {
             guard let base = row.base, let time = row.baseUpdateTime else { continue }
+            let others = try sharingDocuments(collection, row, base)
             let released = TombstoneRules.releasedObjects(
-                collection: collection, document: base, otherLiveDocuments: try sharingDocuments(collection, row, base))
+                collection: collection, document: base, otherLiveDocuments: others.map(\.fields))
             var writes = [write(for: row, precondition: .updateTime(time))]
             if released.storageBytesDelta != 0,
                 let profile = profileWrite(delta: released.storageBytesDelta, collection: collection, id: row.id)
+            {
+                writes.append(profile)
+            } else if released.objectPaths.isEmpty,
+                let sharer = others.first(where: { $0.fields["deleted"] != .boolean(true) }),
+                let profile = profileNaming(collection: collection, id: sharer.id)
             {
                 writes.append(profile)
             }
@@ -355,17 +379,17 @@ extension SyncEngine {
         }
     }
 
-    /// The other live documents on the server that may share the row's Storage object: for a map
-    /// file, those with its `contentHash`; none otherwise.
+    /// The other documents on the server (tombstones included) that may share the row's Storage
+    /// object, with their ids: for a map file, those with its `contentHash`; none otherwise.
     func sharingDocuments(_ collection: SyncCollection, _ row: LocalRow, _ base: [String: FirestoreValue])
-        throws(SyncError) -> [[String: FirestoreValue]]
+        throws(SyncError) -> [(id: String, fields: [String: FirestoreValue])]
     {
         guard collection == .mapFiles, let hash = base["contentHash"], hash != .null else { return [] }
         let query = FirestoreQuery(
             parent: "users/\(uid)", collectionId: collection.rawValue,
             filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["contentHash"]), .equal, hash)])
         let docs = try firestore("query contentHash") { () throws(FirestoreError) in try database.runQuery(query) }
-        return docs.filter { $0.id != row.id }.map(\.fields)
+        return docs.filter { $0.id != row.id }.map { ($0.id, $0.fields) }
     }
 
     /// Uploads every reserved object this device has (idempotent: `ifGenerationMatch=0`, an object

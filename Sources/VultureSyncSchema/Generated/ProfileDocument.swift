@@ -44,7 +44,8 @@ public struct ProfileDocument: SchemaDocument, Codable {
     /// 000 §6). In the write form this is the increment (the delta), written as `$increment`.
     public var storageBytes: Int64
 
-    /// The record whose blob-size change this batch carries.
+    /// The record whose blob-size change this batch carries; for a map file's shared content reserved or released
+    /// without a change, the live record that holds it (pins.tsv sharedContentNamed).
     ///
     /// `storageRef`; map:StorageRef; required; nullable (000 §5.1).
     public var storageRef: StorageRef?

@@ -293,6 +293,13 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// JSON Schemas and the security rules refuse a live document with a deletedAt (schema.null-unless).
     case deletedAtOnlyTombstones
 
+    /// fields.tsv ProfileDocument.storageRef; sync-rules.tsv blobReserveUploadMark, storageBytesInTombstoneBatch: A
+    /// reservation or a tombstone of a map file whose content object another live map file holds (the same
+    /// contentHash) moves no storageBytes and writes the profile's storageRef naming that map file in the same batch;
+    /// the security rules allow a change of counted gzBytes without a storageBytes move only so, reading the named
+    /// record (live, same contentHash).
+    case sharedContentNamed
+
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
         switch self {
@@ -357,6 +364,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .longAbsenceFullPull: .choice
         case .madeAgainWithoutBase: .choice
         case .deletedAtOnlyTombstones: .schema
+        case .sharedContentNamed: .choice
         }
     }
 
@@ -485,6 +493,8 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "A pulled document made again since the device's agreement (its createTime is later than the agreed version, or the agreed record said its blob was uploaded and the pulled one no longer names that object as uploaded) is merged with no base, as two records that never agreed."
         case .deletedAtOnlyTombstones:
             "deletedAt is null or absent on a live document (deleted false or absent) and a timestamp on a tombstone (limit nullUnless=deleted): validate (both forms), the generated decoders, the JSON Schemas and the security rules refuse a live document with a deletedAt (schema.null-unless)."
+        case .sharedContentNamed:
+            "A reservation or a tombstone of a map file whose content object another live map file holds (the same contentHash) moves no storageBytes and writes the profile's storageRef naming that map file in the same batch; the security rules allow a change of counted gzBytes without a storageBytes move only so, reading the named record (live, same contentHash)."
         }
     }
 }

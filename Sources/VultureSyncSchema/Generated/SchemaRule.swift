@@ -69,6 +69,14 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// `values.showAirspaceLabels`.
     case unknownSettingsKey = "schema.unknown-settings-key"
 
+    /// A commit request that moves storageBytes without carrying exactly the one blob change it counts: storageRef
+    /// naming no record the commit writes, another blob change in the same commit (a second blob map, a tombstone or
+    /// delete of another record with a blob, a second move), or a reservation whose blob map already says uploaded:
+    /// true. Checked by validate --format rest on a CommitRequest or BatchWriteRequest: the security rules judge each
+    /// write alone and cannot list a batch's writes. Example: a CommitRequest holding two flights' tombstones and one
+    /// storageBytes decrement naming the first.
+    case blobBatch = "schema.blob-batch"
+
     /// The document's collection cannot be told from its shape or path, or its path is not a document path of the
     /// schema. Example: a REST document named `…/documents/users/u1/gliders/x`.
     case collection = "schema.collection"

@@ -207,7 +207,8 @@ extension SyncSchema {
             type: .map("StorageRef"),
             isRequired: true,
             isNullable: true,
-            meaning: "The record whose blob-size change this batch carries.",
+            meaning:
+                "The record whose blob-size change this batch carries; for a map file's shared content reserved or released without a change, the live record that holds it (pins.tsv sharedContentNamed).",
             source: "000 §5.1"
         ),
     ]

@@ -197,3 +197,106 @@ extension FirestoreValue {
         return false
     }
 }
+
+extension SchemaValidator {
+    /// The checks of a commit as a whole that the security rules cannot make, since they judge each
+    /// write alone and cannot list the others of its batch (Goldens/SCHEMA.md, "Security rules"):
+    /// a commit that moves `storageBytes` carries the one blob change it counts (schema §5.1 "one
+    /// blob-size change per batch", §5.4 "a tombstone lowers storageBytes in its own batch").
+    ///
+    /// For each write of a profile (`users/{uid}`) that moves `storageBytes` by a non-zero
+    /// `$increment` (`schema.blob-batch` otherwise):
+    /// - it names a record in `storageRef` ({collection, id} of a collection with a blob map), and
+    ///   the commit writes that record;
+    /// - no other write of the commit changes a blob: none sets another record's blob map, none
+    ///   tombstones or deletes another record of a collection with a blob map, and no second write
+    ///   moves `storageBytes`;
+    /// - for a reservation (a positive increment), every write of the named record that sets its
+    ///   blob map says `uploaded: false` (the mark is a later write, after the upload).
+    ///
+    /// - Parameter writes: the commit's writes in order, paths relative to the database root.
+    /// - Returns: the violations with the index of the write each is about.
+    public func validate(commit writes: [FirestoreWrite]) -> [(index: Int, violation: WriteViolation)] {
+        var out: [(Int, WriteViolation)] = []
+        func fail(_ index: Int, _ place: WriteViolation.Place, _ pointer: String, _ message: String) {
+            out.append(
+                (
+                    index,
+                    WriteViolation(
+                        violation: SchemaViolation(
+                            pointer: pointer, rule: SchemaRule.blobBatch.rawValue,
+                            message: message + " (schema §5.1; the security rules cannot list a batch's writes)"),
+                        place: place)
+                ))
+        }
+        /// The blob map field of the record at `path` (`users/{uid}/{collection}/{id}`), or nil.
+        func blobField(_ path: String?) -> String? {
+            let segments = path?.split(separator: "/").map(String.init) ?? []
+            guard segments.count == 4, let c = SyncCollection(rawValue: segments[2]) else { return nil }
+            return StorageObjectKind.allCases.first { $0.recordType == c.documentType }?.mapField
+        }
+        /// Whether the write changes the record's blob: sets its map, tombstones or deletes it.
+        func changesBlob(_ w: FirestoreWrite) -> Bool {
+            guard let field = blobField(w.path) else { return false }
+            if w.isDelete || w.fields?["deleted"] == .boolean(true) { return true }
+            guard let mask = w.mask else { return true }  // a full write sets the map, null or not
+            return mask.contains { $0.segments.first == field }
+        }
+        var moves: [(index: Int, uid: String, delta: Int64)] = []
+        for (index, w) in writes.enumerated() {
+            let segments = w.path?.split(separator: "/").map(String.init) ?? []
+            guard segments.count == 2, segments[0] == "users", case .increment(let operand)? = w.fields?["storageBytes"]
+            else { continue }
+            let delta: Int64
+            switch operand {
+            case .integer(let i): delta = i
+            case .double(let d): delta = d == 0 ? 0 : (d > 0 ? 1 : -1)
+            default: delta = 0
+            }
+            if delta != 0 { moves.append((index, segments[1], delta)) }
+        }
+        for (n, move) in moves.enumerated() {
+            if n > 0 {
+                fail(
+                    move.index, .field("/storageBytes"), "/fields/storageBytes",
+                    "a second storageBytes move in one commit: one blob-size change per batch")
+                continue
+            }
+            guard case .map(let ref)? = writes[move.index].fields?["storageRef"],
+                case .string(let c)? = ref["collection"],
+                case .string(let id)? = ref["id"], let field = blobField("users/\(move.uid)/\(c)/\(id)")
+            else {
+                fail(
+                    move.index, .field("/storageBytes"), "/fields/storageBytes",
+                    "storageBytes moves without storageRef naming the record {collection, id} whose blob change it counts"
+                )
+                continue
+            }
+            let named = "users/\(move.uid)/\(c)/\(id)"
+            let recordWrites = writes.indices.filter { writes[$0].path == named }
+            if recordWrites.isEmpty {
+                fail(
+                    move.index, .field("/storageRef"), "/fields/storageRef",
+                    "storageBytes moves for \(named), which this commit does not write: the blob change and the "
+                        + "storageBytes move it counts go in one batch")
+            }
+            for (index, w) in writes.enumerated() where index != move.index && w.path != named && changesBlob(w) {
+                fail(
+                    index, .path, "",
+                    "\(w.path ?? "this write") changes a blob in the commit that moves storageBytes for \(named): one "
+                        + "blob-size change per batch, a tombstone's in its own batch")
+            }
+            guard move.delta > 0 else { continue }
+            for index in recordWrites {
+                guard case .map(let map)? = writes[index].fields?[field], map["uploaded"] == .boolean(true) else {
+                    continue
+                }
+                fail(
+                    index, .field("/\(field)/uploaded"), "/fields/\(field)/uploaded",
+                    "the reservation of \(named) says uploaded: true: a blob is reserved not uploaded, and a later "
+                        + "write, after the upload, marks it")
+            }
+        }
+        return out
+    }
+}
