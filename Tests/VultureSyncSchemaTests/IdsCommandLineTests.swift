@@ -56,6 +56,30 @@ struct IdsCommandLineTests {
                 .wholeMatch(in: String(decoding: t.stdout, as: UTF8.self)) != nil)
     }
 
+    /// A file over the IGC import cap (`limits.igcImportMaxRawBytes`, Spec/limits.tsv) has no flight
+    /// id: reading stops at the cap ("File too large", exit status 2), so `/dev/zero` ends too; a
+    /// file of exactly the cap is hashed. The files are sparse.
+    @Test func flightIdStopsAtTheImportCap() throws {
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
+        let dir = try IdsTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cap = SchemaLimits.igcImportMaxRawBytes
+        #expect(FileContents.maximumToolInputBytes == Int(cap))
+        for (name, size) in [("at-cap.igc", cap), ("over-cap.igc", cap + 1)] {
+            let url = dir.appendingPathComponent(name)
+            #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: UInt64(size))
+            try handle.close()
+        }
+        let atCap = try IdsTestSupport.run(exe, ["id", "flight", dir.appendingPathComponent("at-cap.igc").path])
+        #expect(atCap.status == 0, "\(atCap.stderr)")
+        let over = try IdsTestSupport.run(exe, ["id", "flight", dir.appendingPathComponent("over-cap.igc").path])
+        #expect(over.status == 2)
+        #expect(over.stderr.contains("File too large"), "\(over.stderr)")
+        #expect(try IdsTestSupport.run(exe, ["id", "flight", "/dev/zero"]).status == 2)
+    }
+
     @Test(arguments: [
         [],
         ["bogus"],

@@ -62,10 +62,11 @@ public enum DocumentIds {
         SHA256Stream.hexDigest(of: igcBytes)
     }
 
-    /// The flight id of the IGC file at `path`, read in 64 KiB chunks (schema §4).
-    /// - Throws: ``FileAccessError`` when the file cannot be opened or read.
+    /// The flight id of the IGC file at `path`, read in 64 KiB chunks (schema §4). A file over the
+    /// import cap (`limits.igcImportMaxRawBytes`, 64 MiB) is no flight: reading stops there.
+    /// - Throws: ``FileAccessError`` when the file cannot be opened or read, `EFBIG` past the cap.
     public static func flightId(igcFileAt path: String) throws(FileAccessError) -> String {
-        try SHA256Stream.hexDigest(ofFileAt: path)
+        try SHA256Stream.hexDigest(ofFileAt: path, maximumBytes: SchemaLimits.igcImportMaxRawBytes)
     }
 
     // MARK: Home base

@@ -81,11 +81,26 @@ public final class SHA256Stream {
     }
 
     /// SHA-256 of the file at `path`, read in 64 KiB chunks (memory stays flat).
-    /// - Throws: ``FileAccessError`` when the file cannot be opened or read.
-    public static func hexDigest(ofFileAt path: String) throws(FileAccessError) -> String {
+    /// - Parameters:
+    ///   - path: the file's path.
+    ///   - maximumBytes: stop with `EFBIG` ("File too large") past this many bytes; nil reads it all.
+    /// - Throws: ``FileAccessError`` when the file cannot be opened or read, or is too large.
+    public static func hexDigest(ofFileAt path: String, maximumBytes: Int64? = nil) throws(FileAccessError) -> String {
         let stream = SHA256Stream()
-        do { try ChunkedFile.forEachChunk(ofFileAt: path) { stream.update($0) } } catch {
-            throw error as! FileAccessError  // the body never throws
+        var count: Int64 = 0
+        struct TooLarge: Error {}
+        do {
+            try ChunkedFile.forEachChunk(ofFileAt: path) { chunk in
+                count += Int64(chunk.count)
+                if let maximumBytes, count > maximumBytes { throw TooLarge() }
+                stream.update(chunk)
+            }
+        } catch is TooLarge {
+            throw FileAccessError(operation: "read", path: path, errno: EFBIG)
+        } catch let e as FileAccessError {
+            throw e
+        } catch {
+            throw FileAccessError(operation: "read", path: path, errno: EIO)
         }
         return stream.finalizeHex()
     }
@@ -185,9 +200,10 @@ final class OutputFile {
 /// Whole-file reads and writes with the system's reason on failure ("Is a directory", "No such
 /// file or directory"), for the command-line tools.
 public enum FileContents {
-    /// The most bytes the command-line tools read from one file: 64 MiB, far above Firestore's
-    /// 1 MiB document limit, so an endless input (`/dev/zero`) stops with an error.
-    public static let maximumToolInputBytes = 64 * 1024 * 1024
+    /// The most bytes the command-line tools read from one file: the IGC import cap
+    /// (`limits.igcImportMaxRawBytes`, `Spec/limits.tsv`), the largest file the schema knows and far
+    /// above Firestore's 1 MiB document limit, so an endless input (`/dev/zero`) stops with an error.
+    public static let maximumToolInputBytes = Int(SchemaLimits.igcImportMaxRawBytes)
 
     /// The file's bytes.
     /// - Parameters:
