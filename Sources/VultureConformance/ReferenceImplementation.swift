@@ -264,6 +264,20 @@ enum IdOperations {
             }
             return try documentId(.mapFiles, fields: fields)
         },
+        "id.contentHash": { input throws(OperationError) in
+            let i = try OperationInput(input)
+            switch try i.string("variant") {
+            case "bytes": return .string(DocumentIds.contentHash(contentBytes: try i.bytes("content")))
+            case let variant where variant == "iosText" || variant == "iosCub":
+                let content = try i.string("content")
+                guard let hash = DocumentIds.contentHash(iosContent: content, isCub: variant == "iosCub") else {
+                    throw OperationError(.inputShape, message: "content is not standard padded Base64")
+                }
+                return .string(hash)
+            case let other:
+                throw OperationError(.inputShape, message: "variant is bytes, iosText or iosCub, not \(other)")
+            }
+        },
         "id.recentCompetition": { input throws(OperationError) in
             let id = try OperationInput(input).string("competitionId")
             do throws(DocumentIdError) {

@@ -17,6 +17,23 @@ import Testing
         #expect(read.validate().isEmpty, "\(read.validate())")
     }
 
+    /// Where the two seeds disagree on a field's nullability, a pin says which holds: 001 §1.3 has
+    /// RecentHomebase.name optional, the schema keeps it non-null (its id hashes it); 000 §5.4 has only
+    /// tombstones carry deletedAt. And the content hash iOS computes (000 §7) is a row of ids.tsv.
+    @Test func nullabilityChoicesArePinned() throws {
+        let name = try #require(spec.fields.first { $0.owner == "HomebaseDocument" && $0.name == "name" })
+        #expect(!name.isNullable)
+        #expect(
+            spec.pins.contains { $0.name == "homebaseNameRequired" && $0.subject.contains("HomebaseDocument.name") })
+        let deletedAt = try #require(spec.fields.first { $0.owner == "CommonFields" && $0.name == "deletedAt" })
+        #expect(deletedAt.limits == [.nullUnless("deleted")])
+        #expect(spec.pins.contains { $0.name == "deletedAtOnlyTombstones" })
+        #expect(
+            spec.idRules.filter { $0.record == "contentHash" }.map { "\($0.variant) \($0.normalization.rawValue)" } == [
+                "bytes none", "iosText none", "iosCub base64Decode",
+            ])
+    }
+
     /// Every field the seed lists per owner, named one by one so a missing one is reported by name.
     static let expectedFields: [String: [String]] = [
         "CommonFields": ["schema", "updatedAt", "clientUpdatedAt", "updatedBy", "platform", "deleted", "deletedAt"],

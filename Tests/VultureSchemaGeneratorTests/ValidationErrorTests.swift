@@ -285,3 +285,38 @@ import Testing
             ])
     }
 }
+
+/// The `allowed` ranges of `Spec/settings-keys.tsv`: typed literals in the table, shown as written.
+@Suite struct SettingsRangeTests {
+    /// Every settings key's `allowed` cell reads on the schema page exactly as in the table
+    /// (`range:0.1...1.0` for the opacity, a double; `range:1...8` for the FLARM interval).
+    @Test func theSchemaPageShowsEachRangeAsTheTableWritesIt() throws {
+        let spec = try SchemaSpec.load(from: specDirectory)
+        let page = try #require(
+            SchemaGenerator.generate(spec: spec).first { $0.relativePath == "Goldens/SCHEMA.md" }
+        ).contents
+        let table = try String(contentsOf: specDirectory.appendingPathComponent("settings-keys.tsv"), encoding: .utf8)
+        var checked = 0
+        for line in table.split(separator: "\n") where !line.hasPrefix("#") && line.contains("\trange:") {
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let allowed = try #require(cells.first { $0.hasPrefix("range:") })
+            #expect(page.contains("| `\(cells[0])` |") && page.contains("| `\(allowed)` |"), "\(cells[0]): \(allowed)")
+            checked += 1
+        }
+        #expect(checked == 2)
+    }
+
+    /// A double key's bound written as an integer (or the other way round) is refused at its line.
+    @Test(arguments: [
+        ("skySightOverlayOpacity\t", "range:0.1...1.0", "range:0.1...1", "range bound 1 of a double key"),
+        ("flarmLoggerInterval\t", "range:1...8", "range:1...8.0", "range bound 8.0 of a integer key"),
+    ])
+    func rangeBoundsAreTypedLiterals(_ key: String, _ from: String, _ to: String, _ message: String) throws {
+        let copy = try SpecCopy()
+        let line = try copy.replaceLine("settings-keys.tsv", startingWith: key) {
+            $0.replacingOccurrences(of: "\t\(from)\t", with: "\t\(to)\t")
+        }
+        let errors = copy.loadErrors()
+        #expect(errors.contains { $0.line == line && $0.message.hasPrefix(message) }, "\(errors)")
+    }
+}

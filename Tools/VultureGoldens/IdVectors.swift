@@ -135,6 +135,35 @@ enum IdVectors {
         competition(
             "too-long", String(repeating: "é", count: 751),
             "751 × é: 1,502 UTF-8 bytes (only 751 characters): over Firestore's 1,500-byte limit", error: "id.too-long")
-        return VectorFile(area: "ids", summary: "deterministic document ids", cases: cases)
+        // The content hash (Spec/ids.tsv contentHash): the key of a map file's Storage object and of
+        // the user map-file id. The same file gives the same hash on both platforms, though iOS holds
+        // a text file as a String and a CUB file as Base64 (schema §7).
+        func contentHash(
+            _ name: String, _ variant: String, _ content: FirestoreValue, _ note: String, error: String? = nil
+        ) {
+            cases.append(
+                VectorDefinition(
+                    id: "ids.content-hash.\(name)", section: "schema §2 mapFiles; schema §7", op: "id.contentHash",
+                    input: .map(["variant": .string(variant), "content": content]), note: note, expectedError: error))
+        }
+        let cup = "name,code,country,lat,lon,elev,style\r\n\"Saint-Hubert\",EBSH,BE,5002.150N,00522.050E,562.0m,5\r\n"
+        contentHash("bytes", "bytes", .bytes(Data(cup.utf8)), "SHA-256 of the file's bytes (CRLF line ends included)")
+        contentHash(
+            "ios-text", "iosText", .string(cup),
+            "iOS holds the CUP file as a String: the SHA-256 of its UTF-8 bytes, the same hash as the file's bytes")
+        let accented = "name,code\n\"Hahnweide Kirchheim/Teck (Öhringen)\",EDST\n"
+        contentHash(
+            "ios-text-non-ascii", "iosText", .string(accented),
+            "a String with non-ASCII letters is hashed as its UTF-8 bytes (Ö is C3 96), never as UTF-16 or Latin-1")
+        let cub = Data([0x43, 0x55, 0x42, 0x00, 0xFF, 0x10, 0x80, 0x7F, 0x01, 0xFE, 0x00, 0x00, 0xC0, 0xDE])
+        contentHash("cub-bytes", "bytes", .bytes(cub), "a CUB file (binary) is hashed as its bytes")
+        contentHash(
+            "ios-cub", "iosCub", .string(cub.base64EncodedString()),
+            "iOS holds a CUB file as Base64 text: the SHA-256 of the decoded bytes, the same hash as the file's bytes "
+                + "(not of the Base64 text)")
+        contentHash(
+            "ios-cub-not-base64", "iosCub", .string("Q1VCAP8QgH8B/gAAwN4"),
+            "Base64 without its padding is not what iOS stores for a CUB file: refused", error: "input.shape")
+        return VectorFile(area: "ids", summary: "deterministic document ids and content hashes", cases: cases)
     }
 }

@@ -155,6 +155,16 @@ enum InvalidDocumentVectors {
                 d["deletedAt"] = lateDelete
             }, "deleted absent reads as false: a deletedAt beside it is refused too", error: "schema.null-unless",
             pins: [.deletedAtOnlyTombstones])
+        let homebaseStored = DocumentVectors.storedDocument(DocumentGoldens.homebase)
+        add(
+            "homebase-name-null", "schema §2 homebases", collection: "homebases", form: .stored, homebaseStored,
+            { $0["name"] = .null }, "a home base's name is its key (the id hashes it): never null",
+            error: "schema.null", pins: [.homebaseNameRequired])
+        add(
+            "homebase-name-absent", "schema §2 homebases", collection: "homebases", form: .stored, homebaseStored,
+            { $0.removeValue(forKey: "name") },
+            "nor absent: a reader has neither a value nor a default for it", error: "schema.missing-field",
+            pins: [.homebaseNameRequired])
         add(
             "date-string", "schema §2 recentCompetitions", collection: "recentCompetitions", form: .stored,
             recentStored,

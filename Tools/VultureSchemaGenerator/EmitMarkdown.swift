@@ -183,7 +183,7 @@ struct MarkdownEmitter {
                 [
                     code(k.key), code(k.type.description), k.isNullable ? "yes" : "no",
                     code(k.defaultValue.description),
-                    code(k.allowed.description), cell(k.unit?.rawValue),
+                    code(k.allowed.description(for: k.type)), cell(k.unit?.rawValue),
                     k.iosKeys.map { "`\($0)`" }.joined(separator: ", "), code(k.iosMapping.rawValue), cell(k.meaning),
                     cell(k.source),
                 ]
@@ -210,7 +210,11 @@ struct MarkdownEmitter {
     }
 
     private func ids() -> [String] {
-        var out = ["## Document ids", ""]
+        var out = [
+            "## Document ids", "",
+            "The deterministic document ids, and the key of a shared Storage object (`contentHash`, which the "
+                + "`mapFile` `user` id hashes too).", "",
+        ]
         out += table(
             ["record", "variant", "condition", "algorithm", "input", "normalization", "pinned", "meaning", "source"],
             spec.idRules.map { r in

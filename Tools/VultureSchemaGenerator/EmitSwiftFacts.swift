@@ -179,6 +179,7 @@ struct SwiftFactsEmitter {
             docs: [
                 "Used as stored.",
                 "Whitespace trimmed at both ends, then lower-cased with root-locale rules (Kotlin on the JVM).",
+                "The value is standard padded Base64 text; its decoded bytes are hashed.",
             ])
         out.append("}")
         out += [
@@ -192,7 +193,8 @@ struct SwiftFactsEmitter {
             })
         let pairs = Array(zip(names, spec.idRules))
         out += property(
-            "record", "String", doc: "The record name (collections.tsv idRule).",
+            "record", "String",
+            doc: "The record name (collections.tsv idRule), or the field that keys a Storage object (contentHash).",
             pairs.map { ($0.0, SwiftText.string($0.1.record)) })
         out += property(
             "algorithm", "DocumentIdAlgorithm", doc: "How the id is computed.",

@@ -163,6 +163,13 @@ public enum AllowedValues: Hashable, Sendable, CustomStringConvertible {
         case .ofType(let type): type.description
         }
     }
+
+    /// The cell as written for a key of `type`: a range's bounds as that type's literals (`range:1...8`
+    /// for an integer key, `range:0.1...1.0` for a double one), as `Spec/settings-keys.tsv` has them.
+    public func description(for type: SchemaFieldType) -> String {
+        guard case .range(let lower, let upper) = self, type == .double else { return description }
+        return "range:\(CanonicalJSON.compactString(.double(lower)))...\(CanonicalJSON.compactString(.double(upper)))"
+    }
 }
 
 /// A unit table of `Spec/units.tsv`: iOS index to unit id; unknown indexes and ids fall back to ``fallback``.
@@ -258,6 +265,8 @@ public enum IdNormalization: String, Hashable, Sendable, CaseIterable {
     case none
     /// Whitespace trimmed at both ends, then lower-cased with root-locale rules.
     case trimLowercase
+    /// The value is standard padded Base64 text; its decoded bytes are hashed.
+    case base64Decode
 }
 
 /// A kind of Cloud Storage object (`Spec/blobs.tsv`, schema §2 storage objects).

@@ -242,6 +242,17 @@ struct SpecReader {
             fail(row, "a settings key needs a default (null is written as null)")
             return
         }
+        // Range bounds are typed literals like every value of Spec/ (Spec/README.md): 1 for an
+        // integer key, 1.0 for a double one.
+        if case .range = allowed, type == .integer || type == .double {
+            let bounds = row["allowed"].dropFirst("range:".count).components(separatedBy: "...")
+            for bound in bounds where bound.contains(where: { ".eE".contains($0) }) != (type == .double) {
+                fail(
+                    row,
+                    "range bound \(bound) of a \(type) key is written as \(type == .double ? "a double (with a fraction: \(bound).0)" : "an integer")"
+                )
+            }
+        }
         spec.settingsKeys.append(
             SettingsKeySpec(
                 key: row["key"], type: type, isNullable: nullable, defaultValue: defaultValue, allowed: allowed,

@@ -367,11 +367,34 @@ extension SchemaSpec {
 
     private static let externalIdInputs: Set<String> = ["igcFileBytes", "uid", "competitionId"]
 
+    /// The inputs of an object key rule (`contentHash`): the content as bytes, or as the iOS string.
+    private static let objectKeyInputs: Set<String> = ["contentBytes", "content"]
+
+    /// Whether `record` is a field that keys a Storage object: a `{placeholder}` of a blobs.tsv path
+    /// naming a field of the blob's record (`contentHash`).
+    func isObjectKey(_ record: String) -> Bool {
+        blobs.contains { blob in
+            blob.pathTemplate.contains("{\(record)}")
+                && fields.contains { $0.owner == blob.record && $0.name == record }
+        }
+    }
+
     private func validateIdRules(_ errors: inout [SpecError]) {
         checkUnique(idRules.map { ("\($0.record) \($0.variant)", $0.location) }, what: "id rule", into: &errors)
         for rule in idRules {
+            if isObjectKey(rule.record) {
+                for name in rule.placeholders where !Self.objectKeyInputs.contains(name) {
+                    errors.append(
+                        rule.location.error(
+                            "input placeholder {\(name)} of the object key \(rule.record) is none of "
+                                + Self.objectKeyInputs.sorted().joined(separator: ", ")))
+                }
+                continue
+            }
             guard let collection = collections.first(where: { $0.idRecord == rule.record }) else {
-                errors.append(rule.location.error("id rule record \(rule.record) is used by no collection"))
+                errors.append(
+                    rule.location.error(
+                        "id rule record \(rule.record) is used by no collection and keys no Storage object"))
                 continue
             }
             if rule.algorithm != .randomUUID && rule.input == nil {

@@ -89,6 +89,23 @@ def op_id_map_file(i):
     return sha256_hex(f"{source}|{kind}|{i['filename']}".encode("utf-8"))
 
 
+def op_id_content_hash(i):
+    variant, content = i["variant"], i["content"]
+    if variant == "bytes":
+        return sha256_hex(content)
+    if variant == "iosText":
+        return sha256_hex(content.encode("utf-8"))
+    if variant == "iosCub":
+        try:
+            data = base64.b64decode(content, validate=True)
+        except ValueError:
+            raise Rejection("input.shape", "content is not standard padded Base64")
+        if base64.b64encode(data).decode("ascii") != content:
+            raise Rejection("input.shape", "content is not standard padded Base64")
+        return sha256_hex(data)
+    raise Rejection("input.shape", "variant is bytes, iosText or iosCub")
+
+
 def op_id_recent_competition(i):
     return check_document_id(i["competitionId"])
 
@@ -122,6 +139,7 @@ OPERATIONS = {
     "id.homebase": op_id_homebase,
     "id.task": op_id_task,
     "id.mapFile": op_id_map_file,
+    "id.contentHash": op_id_content_hash,
     "id.recentCompetition": op_id_recent_competition,
     "blob.path": op_blob_path,
     "blob.metadata": op_blob_metadata,

@@ -801,6 +801,12 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
     /// The recent-competition id: the Soaring Spot id itself, refused unless it is a valid Firestore document id.
     case idRecentCompetition = "id.recentCompetition"
 
+    /// A map file's content hash (Spec/ids.tsv contentHash), the key of its Storage object and of the user map-file
+    /// id: variant bytes hashes content (bytes, the file as imported); iosText the UTF-8 bytes of content (a string,
+    /// iOS's File.content of a text file); iosCub the bytes the standard padded Base64 of content (a string, iOS's
+    /// File.content of a CUB file) decodes to, refused with input.shape when it is not such Base64.
+    case idContentHash = "id.contentHash"
+
     /// The Storage object path of a flight's IGC file or a map file's content.
     case blobPath = "blob.path"
 
@@ -908,6 +914,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .idTask: "ids.task"
         case .idMapFile: "ids.mapFile"
         case .idRecentCompetition: "ids.recentCompetition"
+        case .idContentHash: "ids.contentHash"
         case .blobPath: "blobs.path"
         case .blobMetadata: "blobs.metadata"
         case .blobUploadCheck: "blobs.uploadCheck"
@@ -938,6 +945,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .idTask: "schema §4"
         case .idMapFile: "schema §4 (pinned)"
         case .idRecentCompetition: "schema §4"
+        case .idContentHash: "schema §2 mapFiles; schema §7"
         case .blobPath: "schema §2 Storage objects"
         case .blobMetadata: "schema §2 Storage objects"
         case .blobUploadCheck: "schema §2 Storage objects"
@@ -968,6 +976,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .idTask: "{externalUrl: string|null}"
         case .idMapFile: "{source: string, type: string, filename?: string, contentHash?: string}"
         case .idRecentCompetition: "{competitionId: string}"
+        case .idContentHash: "{variant: \"bytes\"|\"iosText\"|\"iosCub\", content: bytes|string}"
         case .blobPath: "{kind: \"igc\"|\"content\", uid: string, hash: string}"
         case .blobMetadata: "{kind: \"igc\"|\"content\", recordId?: string}"
         case .blobUploadCheck: "{gzBytes: integer}"
@@ -1002,6 +1011,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .idTask: "sha256"
         case .idMapFile: "sha256"
         case .idRecentCompetition: "string"
+        case .idContentHash: "sha256"
         case .blobPath: "string"
         case .blobMetadata: "{contentType: string, contentEncoding: string|null, customMetadata: {*: string}}"
         case .blobUploadCheck: "{}"
@@ -1034,6 +1044,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .idTask: ["id.random", "input.shape"]
         case .idMapFile: ["id.*", "input.shape"]
         case .idRecentCompetition: ["id.*", "input.shape"]
+        case .idContentHash: ["input.shape"]
         case .blobPath: ["blob.invalid-uid.*", "blob.invalid-hash", "input.shape"]
         case .blobMetadata: ["id.*", "input.shape"]
         case .blobUploadCheck: ["blob.object-too-large", "input.shape"]

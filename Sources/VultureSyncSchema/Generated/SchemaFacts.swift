@@ -327,6 +327,9 @@ public enum DocumentIdNormalization: String, CaseIterable, Sendable {
 
     /// Whitespace trimmed at both ends, then lower-cased with root-locale rules (Kotlin on the JVM).
     case trimLowercase
+
+    /// The value is standard padded Base64 text; its decoded bytes are hashed.
+    case base64Decode
 }
 
 /// The deterministic id rules of `Spec/ids.tsv` (schema §4), one case per record and variant.
@@ -361,7 +364,19 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
     /// The Firebase Auth user id. When: always.
     case profileUid
 
-    /// The record name (collections.tsv idRule).
+    /// A map file's content is keyed by the SHA-256 of its bytes; two records with the same bytes share one Storage
+    /// object. When: the content bytes are at hand (Android, a download).
+    case contentHashBytes
+
+    /// iOS keeps the file as a String: the hash is of its UTF-8 bytes (content.data(using: .utf8)), the file's own
+    /// bytes for a UTF-8 file. When: iOS File.content of a text file (CUP, OpenAir): a String.
+    case contentHashIosText
+
+    /// A CUB file is binary and iOS keeps it Base64-encoded: the hash is of the decoded bytes, the file's own bytes.
+    /// When: iOS File.content of a CUB file: the binary file as Base64 text.
+    case contentHashIosCub
+
+    /// The record name (collections.tsv idRule), or the field that keys a Storage object (contentHash).
     public var record: String {
         switch self {
         case .flightIgcBytes: "flight"
@@ -373,6 +388,9 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
         case .recentCompetitionSoaringSpot: "recentCompetition"
         case .settingsSynced: "settings"
         case .profileUid: "profile"
+        case .contentHashBytes: "contentHash"
+        case .contentHashIosText: "contentHash"
+        case .contentHashIosCub: "contentHash"
         }
     }
 
@@ -388,6 +406,9 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
         case .recentCompetitionSoaringSpot: .verbatim
         case .settingsSynced: .fixed
         case .profileUid: .verbatim
+        case .contentHashBytes: .sha256Hex
+        case .contentHashIosText: .sha256Hex
+        case .contentHashIosCub: .sha256Hex
         }
     }
 
@@ -403,6 +424,9 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
         case .recentCompetitionSoaringSpot: "{competitionId}"
         case .settingsSynced: "synced"
         case .profileUid: "{uid}"
+        case .contentHashBytes: "{contentBytes}"
+        case .contentHashIosText: "{content}"
+        case .contentHashIosCub: "{content}"
         }
     }
 
@@ -418,6 +442,9 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
         case .recentCompetitionSoaringSpot: .none
         case .settingsSynced: .none
         case .profileUid: .none
+        case .contentHashBytes: .none
+        case .contentHashIosText: .none
+        case .contentHashIosCub: .base64Decode
         }
     }
 
@@ -433,6 +460,9 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
         case .recentCompetitionSoaringSpot: false
         case .settingsSynced: false
         case .profileUid: false
+        case .contentHashBytes: false
+        case .contentHashIosText: false
+        case .contentHashIosCub: false
         }
     }
 }

@@ -300,6 +300,12 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// record (live, same contentHash).
     case sharedContentNamed
 
+    /// fields.tsv HomebaseDocument.name: name is a non-null string: the home base's logical key, which its id hashes
+    /// (name.trim().lowercase()); a document with name null or absent is refused. iOS's RecentHomebase.name is an
+    /// optional Core Data attribute: a record whose name is nil is written with name "" (its id the SHA-256 of the
+    /// empty string, pin homebaseNormalization).
+    case homebaseNameRequired
+
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
         switch self {
@@ -365,6 +371,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .madeAgainWithoutBase: .choice
         case .deletedAtOnlyTombstones: .schema
         case .sharedContentNamed: .choice
+        case .homebaseNameRequired: .schema
         }
     }
 
@@ -495,6 +502,8 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "deletedAt is null or absent on a live document (deleted false or absent) and a timestamp on a tombstone (limit nullUnless=deleted): validate (both forms), the generated decoders, the JSON Schemas and the security rules refuse a live document with a deletedAt (schema.null-unless)."
         case .sharedContentNamed:
             "A reservation or a tombstone of a map file whose content object another live map file holds (the same contentHash) moves no storageBytes and writes the profile's storageRef naming that map file in the same batch; the security rules allow a change of counted gzBytes without a storageBytes move only so, reading the named record (live, same contentHash)."
+        case .homebaseNameRequired:
+            "name is a non-null string: the home base's logical key, which its id hashes (name.trim().lowercase()); a document with name null or absent is refused. iOS's RecentHomebase.name is an optional Core Data attribute: a record whose name is nil is written with name \"\" (its id the SHA-256 of the empty string, pin homebaseNormalization)."
         }
     }
 }

@@ -122,6 +122,9 @@ extension DocumentIdRule {
         case .recentCompetitionSoaringSpot: "the Soaring Spot competition id"
         case .settingsSynced: "the fixed id of the settings document"
         case .profileUid: "the user's uid"
+        case .contentHashBytes: "SHA-256 of the content bytes"
+        case .contentHashIosText: "SHA-256 of the UTF-8 bytes of iOS's content string"
+        case .contentHashIosCub: "SHA-256 of the bytes iOS's Base64 content (a CUB file) decodes to"
         }
     }
 }

@@ -135,9 +135,22 @@ public enum DocumentIds {
         return SHA256Stream.hexDigest(of: Array(input.utf8))
     }
 
-    /// The content hash of a map file: SHA-256 of its content bytes, 64 lowercase hex (schema §2 mapFiles).
+    /// The content hash of a map file: SHA-256 of its content bytes, 64 lowercase hex (schema §2
+    /// mapFiles; `Spec/ids.tsv` contentHash bytes).
     public static func contentHash<D: DataProtocol>(contentBytes: D) -> String {
         SHA256Stream.hexDigest(of: contentBytes)
+    }
+
+    /// The content hash of a map file as iOS holds it (schema §7; `Spec/ids.tsv` contentHash iosText
+    /// and iosCub): `File.content` is a String — a text file's content, whose UTF-8 bytes are hashed
+    /// (`content.data(using: .utf8)`), or a CUB file (binary) as standard padded Base64, whose decoded
+    /// bytes are hashed. For a UTF-8 text file and for any CUB file this is the hash of the file's
+    /// bytes, as another platform computes it.
+    /// - Returns: the hash; nil for a CUB content that is not standard padded Base64.
+    public static func contentHash(iosContent content: String, isCub: Bool) -> String? {
+        guard isCub else { return contentHash(contentBytes: Array(content.utf8)) }
+        guard let bytes = Data(base64Encoded: content), bytes.base64EncodedString() == content else { return nil }
+        return contentHash(contentBytes: bytes)
     }
 
     // MARK: Recent competition
