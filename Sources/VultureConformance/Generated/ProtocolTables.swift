@@ -836,10 +836,11 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
 
     /// A stored document read by a reader and written back in the stored form: absent fields become null (nullable)
     /// or their default, optional ones stay absent, unknown fields survive unchanged at every depth; a tombstone
-    /// reads as its common fields. A document a reader cannot read is refused with its rule id: a value of the wrong
-    /// type or null where the field is not nullable (schema.type), an enum value outside the enum, a field with
-    /// neither a value nor a default (schema.missing-field), a broken limit or format, a sentinel, a deletedAt on a
-    /// live document (schema.null-unless).
+    /// reads as its common fields. The input is any document a reader may pull, valid or not (its JSON Schema is an
+    /// object): one a reader cannot read is refused with its rule id: a value of the wrong type or null where the
+    /// field is not nullable (schema.type), an enum value outside the enum, a field with neither a value nor a
+    /// default (schema.missing-field), a broken limit or format, a sentinel, a deletedAt on a live document
+    /// (schema.null-unless).
     case decode = "decode"
 
     /// A document checked against the schema: the first error's rule id as the rejection, else the warnings (unknown
@@ -983,7 +984,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
         case .blobVerify: "{gz: bytes, flightId: string}"
         case .encode: "{collection: collection, form: form, fixture: fixture}"
         case .mergePayload: "{collection: collection, fixture: mergeFixture}"
-        case .decode: "{collection: collection, document: storedDocument}"
+        case .decode: "{collection: collection, document: object}"
         case .validate: "{collection: collection, form: form, document: object, strict?: boolean, merge?: boolean}"
         case .settingsFromIOS: "{kvs: {*: any}, changedAt?: {*: integer}|null, deviceId: string}"
         case .settingsToIOS: "{values: {*settingsKey: any}}"
