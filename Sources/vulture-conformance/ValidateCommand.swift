@@ -28,7 +28,8 @@ enum ValidateCommand {
         that path, so its collection and id are checked as a REST document name is.
 
         With --format rest a file may also hold a write as an SDK sends it: a REST Write, CommitRequest
-        or BatchWriteRequest (detected by shape: update, delete or transform; writes). Every write is
+        or BatchWriteRequest (detected by shape: update, delete or transform; writes); with --form write
+        --format rest every file must be one (a REST Document is stored form). Every write is
         checked: its path (collection and id), the fields its mask sets (an unknown one a warning,
         as for documents), the common fields of a merge, updatedAt only as the request-time
         transform, storageBytes only by increment, no mask path set to an empty map, no mask path
@@ -82,8 +83,8 @@ enum ValidateCommand {
             }
             return c
         }
-        if format == "rest" && form == .write {
-            throw UsageError(message: "a Firestore REST Document is stored form; --format rest goes with --form stored")
+        if format == "rest" && merge {
+            throw UsageError(message: "--merge is for a canonical document; a REST write carries its own mask")
         }
         let checks = Checks(
             rest: format == "rest", named: named, validator: SchemaValidator(schema: schema),
@@ -151,6 +152,12 @@ enum ValidateCommand {
                 return WriteMessages.check(message, label: label, checks: checks)
             }
             if checks.rest {
+                if checks.options.form == .write {
+                    lines.append(
+                        "\(label): /: \(InputRule.restShape.rawValue): a Firestore REST Document is a stored document; "
+                            + "--form write --format rest checks a Write, CommitRequest or BatchWriteRequest")
+                    return (lines, true)
+                }
                 let document = try FirestoreRESTJSON.decodeDocument(Array(bytes), file: file)
                 fields = document.fields
                 if let name = document.name {

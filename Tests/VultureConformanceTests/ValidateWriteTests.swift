@@ -206,7 +206,7 @@ struct ValidateWriteCommandLineTests {
         ]
         let request = FirestoreCommitRequest(database: ValidateWriteTests.database, writes: writes)
         let path = try file(try FirestoreRESTJSON.encodeCommitRequest(request), "commit.json")
-        let r = try ConformanceCLI.run(["validate", "--format", "rest", path])
+        let r = try ConformanceCLI.run(["validate", "--form", "write", "--format", "rest", path])
         #expect(r.status == 1)
         #expect(
             r.stdout.contains(
@@ -215,6 +215,12 @@ struct ValidateWriteCommandLineTests {
         let alone = FirestoreCommitRequest(database: ValidateWriteTests.database, writes: [writes[0], writes[2]])
         let ok = try file(try FirestoreRESTJSON.encodeCommitRequest(alone), "alone.json")
         #expect(try ConformanceCLI.run(["validate", "--format", "rest", ok]).status == 0)
+        // --form write takes writes only: a REST Document is stored form.
+        let document = try file(
+            try FirestoreRESTJSON.encodeDocument(FirestoreRESTDocument(fields: ["a": .integer(1)])), "document.json")
+        let refused = try ConformanceCLI.run(["validate", "--form", "write", "--format", "rest", document])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("\(document): /: rest.shape: a Firestore REST Document is a stored document"))
     }
 
     @Test func unknownFieldInAMaskIsAWarningUnlessStrict() throws {
