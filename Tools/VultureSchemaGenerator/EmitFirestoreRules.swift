@@ -77,7 +77,7 @@ struct FirestoreRulesEmitter {
             "//   holds the content takes a query, and rules can only read documents they can name);",
             "// - the batch as a whole: rules judge each write and cannot list the others, so \"a tombstone",
             "//   lowers storageBytes in its own batch\" is checked on commit requests by",
-            "//   vulture-conformance validate --form write (schema.blob-batch), not here.",
+            "//   vulture-conformance validate --form write --format rest (schema.blob-batch), not here.",
             "rules_version = '2';",
             "service cloud.firestore {",
             "  match /databases/{database}/documents {",

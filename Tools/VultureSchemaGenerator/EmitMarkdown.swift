@@ -381,7 +381,8 @@ struct MarkdownEmitter {
                 + "can name | the engine's query, the scenario `map-file-shared-content` (an over-count only "
                 + "charges the user; it never lets a blob past the cap) |",
             "| one blob-size change per batch, a tombstone's in its own batch (§5.1, §5.4) | rules judge each write "
-                + "and cannot list the other writes of its batch | `validate --format rest` on a `CommitRequest` or "
+                + "and cannot list the other writes of its batch | `validate --form write --format rest` on a "
+                + "`CommitRequest` or "
                 + "`BatchWriteRequest` (`schema.blob-batch`) |",
             "",
             "`Tests/VultureFirestoreTests/BlobMapRulesTests.swift` and `SecurityRulesTests.swift` hold the rules to "
