@@ -4,7 +4,7 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-usage: Tools/fuzz/run.sh [--seconds S | --runs N] [--build-only] [--list] [TARGET…]
+usage: Tools/fuzz/run.sh [--seconds S | --runs N] [--seed N] [--build-only] [--list] [TARGET…]
 
 Builds one libFuzzer executable per reader (swift build with VULTURE_FUZZ=1, --sanitize=fuzzer and
 -sanitize=fuzzer,address, release, in .build/fuzz) and fuzzes each named TARGET (all when none is named)
@@ -25,6 +25,7 @@ Targets:
 Options:
   --seconds S    fuzz each target for S seconds
   --runs N       fuzz each target for N executions
+  --seed N       libFuzzer's random seed (default: a new one each run), so a run can be repeated
   --build-only   build the executables and write the seeds, fuzz nothing
   --list         print the target names and exit
 
@@ -53,6 +54,7 @@ max_len() {
 
 seconds=60
 runs=""
+seed=()
 build_only=0
 targets=()
 while [ $# -gt 0 ]; do
@@ -63,6 +65,9 @@ while [ $# -gt 0 ]; do
     --runs)
       [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --runs needs a positive whole number" >&2; exit 2; }
       runs="$2"; shift 2 ;;
+    --seed)
+      [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "run.sh: --seed needs a whole number" >&2; exit 2; }
+      seed=(-seed="$2"); shift 2 ;;
     --build-only) build_only=1; shift ;;
     --list) printf '%s\n' "${all_targets[@]}"; exit 0 ;;
     -h | --help) usage; exit 0 ;;
@@ -128,7 +133,7 @@ for target in "${targets[@]}"; do
   log="$scratch/$target.log"
   if [ -n "$runs" ]; then limit=(-runs="$runs"); wall=$((3600 * 6)); else limit=(-max_total_time="$seconds"); wall=$((seconds + 600)); fi
   set +e
-  timeout --kill-after=10 "$wall" "$bin/fuzz-$target" "${limit[@]}" -timeout=20 -rss_limit_mb=2560 \
+  timeout --kill-after=10 "$wall" "$bin/fuzz-$target" "${limit[@]}" ${seed[@]+"${seed[@]}"} -timeout=20 -rss_limit_mb=2560 \
     -max_len="$(max_len "$target")" -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "$corpus" "$scratch/seeds/$target" "$regressions" > "$log" 2>&1
   status=$?
