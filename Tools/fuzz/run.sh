@@ -45,13 +45,6 @@ EOF
 all_targets=(canonical-json strict-json firestore-rest gunzip-sha256 igc-header testee-protocol scenario spec-tsv
   json-differential)
 
-max_len() {
-  case "$1" in
-    gunzip-sha256 | igc-header | spec-tsv) echo 65536 ;;
-    *) echo 16384 ;;
-  esac
-}
-
 seconds=60
 runs=""
 seed=()
@@ -134,7 +127,7 @@ for target in "${targets[@]}"; do
   if [ -n "$runs" ]; then limit=(-runs="$runs"); wall=$((3600 * 6)); else limit=(-max_total_time="$seconds"); wall=$((seconds + 600)); fi
   set +e
   timeout --kill-after=10 "$wall" "$bin/fuzz-$target" "${limit[@]}" ${seed[@]+"${seed[@]}"} -timeout=20 -rss_limit_mb=2560 \
-    -max_len="$(max_len "$target")" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "$corpus" "$scratch/seeds/$target" "$regressions" > "$log" 2>&1
   status=$?
   set -e
