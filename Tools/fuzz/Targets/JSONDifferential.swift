@@ -113,7 +113,7 @@ public enum JSONDifferential {
                 )
                 return
             }
-            guard ReferenceDifference.acceptedOnly(e) else {
+            guard ReferenceDifference.acceptedOnly(e, reference: ref) else {
                 throw FuzzViolation("the reference parser read \(ref), the strict reader refused: \(e)")
             }
         case (.rejected, .rejected), (.untyped, _): break
@@ -192,7 +192,23 @@ public enum ReferenceDifference {
     /// Whether the reference may read a text the strict reader refuses with `error`: nesting deeper
     /// than the strict reader's 512 levels (jansson follows 2,048). (A raw NUL byte between tokens,
     /// which jansson passes over, is handled where the text is at hand.)
-    static func acceptedOnly(_ error: SchemaInputError) -> Bool {
-        error.rule == .jsonTooDeep
+    ///
+    /// Also two keys of one object that differ in bytes but not as Swift strings (`"é"` and
+    /// `"e\u{301}"`, canonically equivalent): jansson keeps both, the strict reader refuses the second
+    /// as `json.duplicate-key`, since a map's keys are Swift strings, which compare by canonical
+    /// equivalence, and one of the two values would otherwise be lost.
+    static func acceptedOnly(_ error: SchemaInputError, reference: ReferenceJSON) -> Bool {
+        error.rule == .jsonTooDeep || (error.rule == .jsonDuplicateKey && hasEquivalentKeys(reference))
+    }
+
+    /// Whether an object in `value` has two keys that are equal as Swift strings.
+    static func hasEquivalentKeys(_ value: ReferenceJSON) -> Bool {
+        switch value {
+        case .array(let elements): return elements.contains(where: hasEquivalentKeys)
+        case .object(let members):
+            let keys = members.map { String(decoding: $0.key, as: UTF8.self) }
+            return Set(keys).count < keys.count || members.contains { hasEquivalentKeys($0.value) }
+        default: return false
+        }
     }
 }
