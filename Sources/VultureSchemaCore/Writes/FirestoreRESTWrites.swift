@@ -76,7 +76,7 @@ extension FirestoreRESTJSON {
     /// when the name is not `projects/{p}/databases/{d}/documents/{collection}/{id}…`.
     public static func splitDocumentName(_ name: String) -> (database: String, path: String)? {
         guard FirestoreLimits.referenceViolation(name) == nil else { return nil }
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = FirestoreLimits.slashSegments(name)
         return (parts[0..<4].joined(separator: "/"), parts[5...].joined(separator: "/"))
     }
 
@@ -635,9 +635,10 @@ private struct WriteReader {
     /// The offset of the node at `pointer` (a pointer below `base`, the pointer of `node`), or of the
     /// deepest node on the way that exists (members matched by JSON or proto field name).
     static func offset(of pointer: String, below base: String, in node: JSONNode) -> Int {
-        guard pointer.hasPrefix(base) else { return node.offset }
+        guard pointer.utf8.starts(with: base.utf8) else { return node.offset }
         var current = node
-        for raw in pointer.dropFirst(base.count).split(separator: "/").map(String.init) {
+        let below = String(Substring(pointer.utf8.dropFirst(base.utf8.count)))
+        for raw in FirestoreLimits.slashSegments(below).dropFirst().map(String.init) {
             let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             switch current.kind {
             case .object(let members):

@@ -148,5 +148,8 @@ func requirePosition(_ error: SchemaInputError, reader: String, text: UnsafeBuff
     var lines = 1
     for b in text where b == 0x0A { lines += 1 }
     try require(line >= 1 && line <= lines && column >= 1, "\(reader): position \(line):\(column) outside the text")
-    try require(error.pointer.isEmpty || error.pointer.hasPrefix("/"), "\(reader): malformed pointer in \(error)")
+    // By bytes: a key that starts with a combining mark joins the "/" before it into one Character.
+    try require(
+        error.pointer.isEmpty || error.pointer.utf8.first == UInt8(ascii: "/"),
+        "\(reader): malformed pointer in \(error)")
 }

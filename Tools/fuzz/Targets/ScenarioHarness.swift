@@ -22,8 +22,10 @@ enum ScenarioHarness {
         do throws(ScenarioError) {
             _ = try ScenarioStep(value, pointer: "/steps/0", devices: ["a", "b"])
         } catch {
-            try require(error.pointer.hasPrefix("/steps/0"), "a step error outside the step: \(error)")
-            try requireLeadsInto(String(error.pointer.dropFirst("/steps/0".count)), value, "ScenarioStep")
+            let prefix = "/steps/0"
+            try require(error.pointer.utf8.starts(with: prefix.utf8), "a step error outside the step: \(error)")
+            try requireLeadsInto(
+                String(Substring(error.pointer.utf8.dropFirst(prefix.utf8.count))), value, "ScenarioStep")
         }
     }
 
@@ -31,9 +33,11 @@ enum ScenarioHarness {
     /// element past an array's end) whose parent is a value of `root`.
     static func requireLeadsInto(_ pointer: String, _ root: FirestoreValue, _ reader: String) throws(FuzzViolation) {
         guard !pointer.isEmpty else { return }
-        try require(pointer.hasPrefix("/"), "\(reader): malformed pointer \(pointer)")
+        try require(pointer.utf8.first == UInt8(ascii: "/"), "\(reader): malformed pointer \(pointer)")
         var current: FirestoreValue? = root
-        let tokens = pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        // By bytes, as a key may start with a combining mark.
+        let tokens = pointer.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+            .map { String(Substring($0)) }
         for (index, raw) in tokens.enumerated() {
             let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             guard let parent = current else {
