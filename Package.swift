@@ -181,6 +181,47 @@ let package = Package(
             name: "VultureSchemaGeneratorTests",
             dependencies: ["VultureSchemaGenerator"]
         ),
+        // The fuzz harnesses (Tools/fuzz, README "Fuzzing"): per reader, what one input must do (a value
+        // or a typed error, never a crash) and the seeds taken from the goldens. The libFuzzer executables
+        // below drive them; `swift test` replays the saved crash inputs and every seed through them.
+        .target(
+            name: "VultureFuzzTargets",
+            dependencies: [
+                "VultureSyncSchema", "VultureConformance", "VultureSyncEngine", "VultureSyncCommand",
+                "VultureSchemaGenerator",
+            ],
+            path: "Tools/fuzz/Targets"
+        ),
+        .testTarget(
+            name: "VultureFuzzTargetsTests",
+            dependencies: ["VultureFuzzTargets", "VultureSyncSchema"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Tools/fuzz/run.sh builds with VULTURE_FUZZ=1, `--sanitize=fuzzer` and `-sanitize=fuzzer,address`: one libFuzzer
+// executable per harness, and jansson (apt: libjansson-dev), the differential target's reference JSON parser. An
+// ordinary build has neither, so it needs no fuzzer runtime and no jansson.
+if Context.environment["VULTURE_FUZZ"] == "1" {
+    let fuzzTargets = [
+        "canonical-json", "strict-json", "firestore-rest", "gunzip-sha256", "igc-header", "testee-protocol",
+        "scenario", "spec-tsv",
+    ]
+    package.targets += fuzzTargets.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["VultureFuzzTargets"], path: "Tools/fuzz/Entry/\(name)")
+    }
+    package.targets += [
+        .systemLibrary(
+            name: "CJansson",
+            path: "Tools/fuzz/CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        .executableTarget(
+            name: "fuzz-json-differential",
+            dependencies: ["VultureFuzzTargets", "CJansson"],
+            path: "Tools/fuzz/Entry/json-differential"
+        ),
+    ]
+}

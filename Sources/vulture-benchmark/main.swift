@@ -34,10 +34,16 @@ let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
         "simulate", "VultureSimulation: 10,000 seeds (--seeds N) on every core, seeds/s and steps/s",
         SimulateBenchmark.run
     ),
+    (
+        "fuzz",
+        "10,000,000 libFuzzer executions (--fuzz-runs N) over the fuzz targets of Tools/fuzz, exec/s per target; "
+            + "not run unless named",
+        FuzzBenchmark.run
+    ),
 ]
 
 let usage =
-    "usage: vulture-benchmark [--seeds N] [NAME…]\n\nBenchmarks (all when none is named):\n"
+    "usage: vulture-benchmark [--seeds N] [--fuzz-runs N] [NAME…]\n\nBenchmarks (all but fuzz when none is named):\n"
     + benchmarks.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }
     .joined(separator: "\n")
     + "\n\nThe Python peers (orjson, jsonschema-rs, fastjsonschema, pinned) are installed from PyPI into"
@@ -67,12 +73,18 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
                 r.pull.seconds, r.pull.cpuSeconds))
         return 0
     }
-    let parsed = try CommandLineArguments(arguments, valueOptions: ["seeds"])
+    let parsed = try CommandLineArguments(arguments, valueOptions: ["seeds", "fuzz-runs"])
     if let text = parsed.option("seeds") {
         guard let n = Int(text), n > 0 else {
             throw UsageError(message: "--seeds needs a positive whole number, not \(text)")
         }
         SimulateBenchmark.seeds = n
+    }
+    if let text = parsed.option("fuzz-runs") {
+        guard let n = Int(text), n > 0 else {
+            throw UsageError(message: "--fuzz-runs needs a positive whole number, not \(text)")
+        }
+        FuzzBenchmark.runs = n
     }
     let names = parsed.positionals
     let unknown = names.filter { name in !benchmarks.contains { $0.name == name } }
@@ -80,7 +92,8 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
     #if DEBUG
         print("note: this is a debug build; run `swift run -c release vulture-benchmark` for meaningful numbers")
     #endif
-    for b in benchmarks where names.isEmpty || names.contains(b.name) {
+    // fuzz builds its own instrumented executables and runs for a quarter of an hour: only when named.
+    for b in benchmarks where names.isEmpty ? b.name != "fuzz" : names.contains(b.name) {
         do {
             try b.run()
             print("")

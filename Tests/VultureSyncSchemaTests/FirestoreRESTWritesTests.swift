@@ -172,8 +172,28 @@ import Testing
             #expect(e.rule == rule, "\(e)")
             #expect(e.pointer == pointer, "\(e)")
             #expect(e.file == "w.json", "\(e)")
+            #expect(e.line != nil && e.column != nil, "every refusal names its line and column: \(e)")
         } catch {
             Issue.record("untyped \(error)")
+        }
+    }
+
+    /// Found by the fuzz target firestore-rest (Tools/fuzz/regressions/firestore-rest/update-outside-mask.json):
+    /// a value the updateMask does not cover was refused with its pointer but no line:column.
+    @Test func aValueOutsideTheMaskIsRefusedAtItsPosition() throws {
+        let text = """
+            {"update": {"name": "\(Self.database)/documents/users/u1",
+              "fields": {"a": {"integerValue": "1"},
+                "m": {"map_value": {"fields": {"x": {"integerValue": "2"}, "y": {"integerValue": "3"}}}}}},
+             "updateMask": {"fieldPaths": ["b", "a", "m.y"]}}
+            """
+        do {
+            let w = try FirestoreRESTJSON.decodeWrite(Array(text.utf8), file: "w.json")
+            Issue.record("accepted \(w)")
+        } catch let e as SchemaInputError {
+            #expect(e.rule == .writeMask)
+            #expect(e.pointer == "/update/fields/m/mapValue/fields/x")
+            #expect(e.file == "w.json" && e.line == 3 && e.column == 41, "\(e)")
         }
     }
 }

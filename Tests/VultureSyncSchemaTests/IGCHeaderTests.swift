@@ -31,6 +31,23 @@ import Testing
         #expect(h.lastFix?.rfc3339 == "2016-11-09T01:30:00Z", "the clock wrapped past midnight")
     }
 
+    @Test func aFixOutOfOrderNeverPutsTheFirstFixAfterTheLast() {
+        // Found by the fuzz target igc-header (Tools/fuzz/regressions/igc-header/fix-out-of-order.igc): a
+        // stray B record at 12:00:00 before fixes from 08:32:22 made takeoff later than landing.
+        let igc = """
+            AXCS001\r
+            HFDTE081116\r
+            B1200005110683N00613448EA0039300718\r
+            B0832224549135N01145829EA0063600717\r
+            B0837374549135N01145829EA0063600717\r
+
+            """
+        let h = IGCHeader(igcBytes: Data(igc.utf8))
+        #expect(h.fixCount == 3)
+        #expect(h.firstFix?.rfc3339 == "2016-11-08T08:32:22Z")
+        #expect(h.lastFix?.rfc3339 == "2016-11-08T12:00:00Z")
+    }
+
     @Test(arguments: [
         ("DATE:040920,01", "2020-09-04"), ("150419", "2019-04-15"), ("311299", "1999-12-31"), ("310219", nil),
     ])

@@ -549,7 +549,7 @@ extension FirestoreRESTJSON {
     /// `/turnpoints/0` → `/fields/turnpoints/arrayValue/values/0`), so messages about a REST file
     /// point into that file. Tokens past what `fields` holds are mapped as map fields.
     public static func documentPointer(forFieldPointer pointer: String, in fields: [String: FirestoreValue]) -> String {
-        let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let tokens = FirestoreLimits.slashSegments(pointer).dropFirst().map(String.init)
         guard let first = tokens.first else { return "" }
         var out = JSONPointer.appending("/fields", unescape(first))
         var current = fields[unescape(first)]

@@ -31,7 +31,7 @@ public enum FirestoreLimits {
     /// The rule a full document name breaks, if any: `projects/{p}/databases/{d}/documents/` then an
     /// even number of non-empty segments (collection, id, …).
     public static func referenceViolation(_ name: String) -> String? {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = slashSegments(name)
         guard parts.count >= 7, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents",
             !parts[1].isEmpty, !parts[3].isEmpty, (parts.count - 5) % 2 == 0,
             parts.allSatisfy({ !$0.isEmpty })
@@ -39,6 +39,12 @@ public enum FirestoreLimits {
             return "\"\(name)\" is not projects/{project}/databases/{database}/documents/{collection}/{id}…"
         }
         return nil
+    }
+
+    /// `text` split at every `/` (U+002F) by scalars, empty segments kept. Splitting by Characters would
+    /// miss a `/` followed by a combining mark, which joins it into one Character (`"users/\u{301}x"`).
+    static func slashSegments(_ text: String) -> [Substring] {
+        text.utf8.split(separator: 0x2F, omittingEmptySubsequences: false).map { Substring($0) }
     }
 }
 

@@ -76,7 +76,7 @@ extension FirestoreRESTJSON {
     /// when the name is not `projects/{p}/databases/{d}/documents/{collection}/{id}…`.
     public static func splitDocumentName(_ name: String) -> (database: String, path: String)? {
         guard FirestoreLimits.referenceViolation(name) == nil else { return nil }
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = FirestoreLimits.slashSegments(name)
         return (parts[0..<4].joined(separator: "/"), parts[5...].joined(separator: "/"))
     }
 
@@ -496,7 +496,7 @@ private struct WriteReader {
         }
         let w = try inline(
             update?.fields ?? [:], mask: mask, transforms: transforms, path: name.path, precondition: precondition,
-            pointer: pointer, at: node.offset)
+            pointer: pointer, node: node)
         return (w, name.database)
     }
 
@@ -566,15 +566,21 @@ private struct WriteReader {
     func inline(
         _ update: [String: FirestoreValue], mask restMask: [FieldPath]?,
         transforms: [(FirestoreFieldTransform, String, Int)], path: String, precondition: FirestorePrecondition?,
-        pointer: String, at offset: Int
+        pointer: String, node: JSONNode
     ) throws -> FirestoreWrite {
+        let offset = node.offset
         var fields = update
         var mask = restMask
         if let restMask {
             let transformPaths = transforms.map(\.0.path)
-            fields = try covered(
-                update, prefix: [], mask: restMask, transformPaths: transformPaths,
-                pointer: JSONPointer.appending(pointer, "update") + "/fields")
+            do {
+                fields = try covered(
+                    update, prefix: [], mask: restMask, transformPaths: transformPaths,
+                    pointer: JSONPointer.appending(pointer, "update") + "/fields")
+            } catch let e as SchemaInputError where e.line == nil {
+                // The decoded fields keep no offsets: the position is the value's in the write's text.
+                throw fail(e.rule, e.pointer, e.message, at: Self.offset(of: e.pointer, below: pointer, in: node))
+            }
         }
         for (t, tp, toffset) in transforms {
             if let restMask {
@@ -624,6 +630,28 @@ private struct WriteReader {
                     + "add it to updateMask or leave it out", at: -1)
         }
         return out
+    }
+
+    /// The offset of the node at `pointer` (a pointer below `base`, the pointer of `node`), or of the
+    /// deepest node on the way that exists (members matched by JSON or proto field name).
+    static func offset(of pointer: String, below base: String, in node: JSONNode) -> Int {
+        guard pointer.utf8.starts(with: base.utf8) else { return node.offset }
+        var current = node
+        let below = String(Substring(pointer.utf8.dropFirst(base.utf8.count)))
+        for raw in FirestoreLimits.slashSegments(below).dropFirst().map(String.init) {
+            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch current.kind {
+            case .object(let members):
+                guard let m = members.first(where: { $0.key == token || RESTReader.jsonName($0.key) == token })
+                else { return current.offset }
+                current = m.value
+            case .array(let elements):
+                guard let i = Int(token), elements.indices.contains(i) else { return current.offset }
+                current = elements[i]
+            default: return current.offset
+            }
+        }
+        return current.offset
     }
 
     /// Puts a transform's sentinel at its path.

@@ -189,7 +189,7 @@ extension FirestoreLimits {
     /// nil: an even number of segments, none empty, `.` or `..`, none matching `__.*__`, each at
     /// most 1,500 UTF-8 bytes.
     public static func documentPathViolation(_ path: String) -> String? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = slashSegments(path)
         guard parts.count >= 2, parts.count % 2 == 0 else {
             return "\"\(path)\" is not a document path (collection/id, an even number of segments)"
         }

@@ -24,9 +24,10 @@ public struct IGCHeader: Sendable, Hashable {
     public var competitionClass: String?
     /// The UTC date of the flight (`HFDTE`), as days since 1970-01-01.
     public var dateDays: Int64?
-    /// The first fix, UTC.
+    /// The first fix, UTC: the earliest fix time, so that a record out of order (a logger's stray
+    /// fix) never puts it after ``lastFix``.
     public var firstFix: FirestoreTimestamp?
-    /// The last fix, UTC; past midnight of the first fix's day when the clock wrapped.
+    /// The last fix, UTC: the latest fix time, past midnight of the first fix's day when the clock wrapped.
     public var lastFix: FirestoreTimestamp?
     /// Number of `B` records.
     public var fixCount: Int
@@ -48,8 +49,8 @@ public struct IGCHeader: Sendable, Hashable {
                 if let p = previous, secs + dayOffset < p - 12 * 3600 { dayOffset += 86_400 }
                 let t = secs + dayOffset
                 previous = t
-                if first == nil { first = t }
-                last = t
+                first = min(first ?? t, t)
+                last = max(last ?? t, t)
                 continue
             }
             guard line.hasPrefix("H"), line.count >= 5 else { continue }
