@@ -64,6 +64,9 @@ struct InvariantChecker {
     /// When a device made a record anew (its local creation time, device clock), by path: a record
     /// made after a remote delete's `deletedAt` outlives it (schema §5.4), whatever the real order.
     var creations: [String: [FirestoreTimestamp]] = [:]
+    /// Objects another client wrote directly (a scenario's `serverUpload`): their bytes are that
+    /// client's doing, not an engine's.
+    var foreignObjects: Set<String> = []
 
     init(uid: String) { self.uid = uid }
 
@@ -152,7 +155,7 @@ struct InvariantChecker {
                     continue
                 }
                 let expected: String? = kind == .igc ? doc.id : doc.fields["contentHash"]?.stringValue
-                if let expected,
+                if let expected, !foreignObjects.contains(objectPath),
                     let raw = try? Gzip.decompress(object.bytes, maximumOutputBytes: SchemaLimits.igcImportMaxRawBytes),
                     SHA256Stream.hexDigest(of: raw) != expected
                 {

@@ -28,7 +28,7 @@ extension SyncEngine {
     /// Whether the last complete pull is older than the tombstone retention: a delete made meanwhile
     /// may have left a tombstone already purged, so this pull starts from no cursor (everything).
     var isBackAfterLongAbsence: Bool {
-        guard let last = store.state.lastPullAt else { return false }
+        guard let last = store.state.lastPullAt, !configuration.has(.noFullPullAfterLongAbsence) else { return false }
         return clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
     }
 
@@ -58,7 +58,8 @@ extension SyncEngine {
     /// The pull query's first page: `updatedAt >= cursor − overlap`, or every document without a cursor.
     func firstPageQuery(_ collection: SyncCollection) -> FirestoreQuery {
         var filters: [FirestoreQuery.Filter] = []
-        if let cursor = store.state.cursors[collection] {
+        let cursors = store.state.cursors
+        if let cursor = configuration.has(.oneCursorForAllCollections) ? cursors.values.max() : cursors[collection] {
             let overlap = configuration.has(.noOverlap) ? 0 : SchemaConstants.pullOverlapSeconds
             let from = cursor.adding(seconds: -overlap)
             let op: FirestoreQuery.Operator = configuration.has(.strictCursor) ? .greaterThan : .greaterThanOrEqual
@@ -66,7 +67,9 @@ extension SyncEngine {
         }
         return FirestoreQuery(
             parent: "users/\(uid)", collectionId: collection.rawValue, filters: filters,
-            orderBy: [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)],
+            orderBy: configuration.has(.pullOrderedByNameAlone)
+                ? [FirestoreQuery.Order(.documentName)]
+                : [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)],
             limit: configuration.pageSize)
     }
 
@@ -126,11 +129,11 @@ extension SyncEngine {
             let recreated = row.base == nil || row.base?["deleted"] == .boolean(true)
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
-                localCreatedAt: recreated ? row.createdAt : nil)
+                localCreatedAt: recreated || configuration.has(.revivalByArrivalTime) ? row.createdAt : nil)
             // A record the server never agreed on merges against what this device first made.
-            let merged = DocumentMerge.merge(
+            let merged = InjectedBug.merge(
                 base: row.base ?? row.createdFields, local: row.fields, remote: remote, collection: collection,
-                context: context)
+                context: context, bugs: configuration.injectedBugs)
             row.fields = merged.document
             row.createdFields = nil
             if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
@@ -174,7 +177,8 @@ extension SyncEngine {
     /// one flight under two ids keep the earliest imported, with the others' fields merged in; the
     /// others are tombstoned. A local flag marks it done (not synced).
     func duplicatePass() throws(SyncError) {
-        guard configuration.platform == .ios, !store.state.duplicatePassDone else { return }
+        guard configuration.platform == .ios, !store.state.duplicatePassDone, !configuration.has(.noDuplicatePass)
+        else { return }
         let flights = store.rows(.flights).filter { !$0.isTombstone }.map {
             StoredDocument(id: $0.id, fields: $0.fields)
         }
@@ -187,7 +191,7 @@ extension SyncEngine {
             }
             for id in group.tombstone { try? delete(.flights, id: id) }
         }
-        store.state.duplicatePassDone = true
+        store.state.duplicatePassDone = !configuration.has(.duplicatePassEveryPull)
     }
 
     /// The injected bug `trimWithoutIdTieBreak`: the trim with equal instants in the order the rows
@@ -202,6 +206,22 @@ extension SyncEngine {
                 id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
                 reason: .cap)
         }
+    }
+
+    /// The variant `recentsTieLargerIdKeeps`: the trim with equal instants ranked by id descending.
+    static func trimLargerIdFirst(_ live: [LocalRow]) -> [RecentsTrimChange] {
+        let rows = live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) }
+        let stranded = RecentsTrim.changes(rows).filter { $0.reason == .stranded }
+        let dated = live.compactMap { row -> (LocalRow, FirestoreTimestamp)? in
+            guard case .timestamp(let t)? = row.fields["lastOpenedAt"] else { return nil }
+            return (row, t)
+        }.sorted { a, b in a.1 != b.1 ? a.1 > b.1 : a.0.id > b.0.id }
+        let capped = dated.dropFirst(Int(SchemaLimits.recentsMax)).map { row, _ in
+            RecentsTrimChange(
+                id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
+                reason: .cap)
+        }
+        return (stranded + capped).sorted { $0.id < $1.id }
     }
 
     /// A row whose server record is gone (a purged tombstone) may name an object the delete removed:
@@ -259,6 +279,7 @@ extension SyncEngine {
         var changes = RecentsTrim.changes(
             live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) })
         if configuration.has(.trimWithoutIdTieBreak) { changes = Self.trimByArrival(live) }
+        if configuration.has(.recentsTieLargerIdKeeps) { changes = Self.trimLargerIdFirst(live) }
         var cleared: [String] = []
         var tombstoned: [String] = []
         for change in changes {

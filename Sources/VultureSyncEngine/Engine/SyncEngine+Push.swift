@@ -10,7 +10,11 @@ extension SyncEngine {
     /// - Throws: ``SyncError``; every batch committed before the error stays committed.
     public func push() throws(SyncError) {
         try checkPause()
-        try ensureProfile()
+        if configuration.has(.profileAfterRecords) {
+            if store.state.profile == nil { try pullProfile() }
+        } else {
+            try ensureProfile()
+        }
         for collection in SyncCollection.pushOrder {
             try pushReservations(collection)
             try pushCountedTombstones(collection)
@@ -18,6 +22,7 @@ extension SyncEngine {
             try uploadReserved(collection)
             try pushChanges(collection)
         }
+        if configuration.has(.profileAfterRecords) { try ensureProfile() }
     }
 
     // MARK: - Writes
@@ -33,8 +38,13 @@ extension SyncEngine {
         if row.collection.hasCommonFields { fields["updatedAt"] = .serverTimestamp }
         let path = row.path(uid: uid)
         if row.isTombstone {
-            return (try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: precondition))
+            let mask =
+                configuration.has(.tombstoneAsMerge) ? fields.keys.sorted().map { FieldPath(unchecked: [$0]) } : nil
+            return (try? FirestoreWrite(path: path, fields: fields, mask: mask, precondition: precondition))
                 ?? .delete(path: path)
+        }
+        if configuration.has(.editsAsFullDocuments), let base = row.base, base["deleted"] != .boolean(true) {
+            return (try? FirestoreWrite(path: path, fields: fields, mask: nil)) ?? .delete(path: path)
         }
         var paths: [[String]]
         if let base = row.base, base["deleted"] != .boolean(true) {
@@ -145,6 +155,8 @@ extension SyncEngine {
 
     /// The precondition of a row's write: absent when the server never had it, else its base's version.
     func agreedVersion(_ row: LocalRow) -> FirestorePrecondition? {
+        if configuration.has(.editsWithoutPreconditions) { return nil }
+        if configuration.has(.editsAsFullDocuments), row.base != nil { return nil }
         guard row.base != nil else { return .exists(false) }
         return row.baseUpdateTime.map { .updateTime($0) }
     }
@@ -153,14 +165,13 @@ extension SyncEngine {
         var rows: [LocalRow] = []
         var writes: [FirestoreWrite] = []
         var bytes = 0
+        let maxWrites = configuration.has(.oneWritePerCommit) ? 1 : Int(SchemaLimits.engineBatchMaxWrites)
+        let maxBytes = Int(SchemaLimits.engineBatchMaxPayloadBytes) * (configuration.has(.payloadCapTenfold) ? 10 : 1)
         for row in store.rows(collection)
         where row.isDirty && !(needsReservation(row) && !reservationBlocked(row)) && !isCountedTombstone(row) {
             let w = write(for: row, precondition: agreedVersion(row))
             let size = Self.estimatedBytes(w)
-            if !writes.isEmpty
-                && (writes.count >= Int(SchemaLimits.engineBatchMaxWrites)
-                    || bytes + size > Int(SchemaLimits.engineBatchMaxPayloadBytes))
-            {
+            if !writes.isEmpty && (writes.count >= maxWrites || bytes + size > maxBytes) {
                 _ = try commitBatch(collection, rows: rows, writes: writes)
                 rows = []
                 writes = []
@@ -232,7 +243,8 @@ extension SyncEngine {
         try? FirestoreWrite(
             path: "users/\(uid)",
             fields: [
-                "storageBytes": .increment(.integer(delta)),
+                "storageBytes": configuration.has(.storageBytesByValue)
+                    ? .integer(storageBytes + delta) : .increment(.integer(delta)),
                 "storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)]),
             ],
             mask: [FieldPath(["storageBytes"]), FieldPath(["storageRef"])])
@@ -256,7 +268,7 @@ extension SyncEngine {
                 continue
             }
             var reserved = map
-            reserved["uploaded"] = .boolean(false)
+            reserved["uploaded"] = .boolean(configuration.has(.reserveMarkedUploaded))
             row.fields[kind.mapField] = .map(reserved)
             let precondition: FirestorePrecondition? =
                 configuration.has(.reserveWithoutPrecondition)
@@ -272,6 +284,8 @@ extension SyncEngine {
                 events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
+                // The bug uploadedNotOred also keeps its refused reservation as the local value.
+                if configuration.has(.uploadedNotOred) { store.put(row) }
                 try reconcile(collection, id: row.id)
             }
         }
@@ -386,12 +400,20 @@ extension SyncEngine {
             let object = StorageObject(
                 path: path, bytes: gz, contentType: metadata.contentType, contentEncoding: metadata.contentEncoding,
                 customMetadata: metadata.customMetadata)
-            do {
-                try storage.upload(object, onlyIfAbsent: true)
-            } catch  where error.kind == .preconditionFailed {
-                // Content-addressed: the same bytes are there already.
-            } catch {
-                throw .storage(error)
+            var attempts = 0
+            while true {
+                do {
+                    try storage.upload(object, onlyIfAbsent: true)
+                } catch  where error.kind == .preconditionFailed {
+                    // Content-addressed: the same bytes are there already.
+                } catch  where error.kind == .unavailable && configuration.has(.uploadRetriedWithinSync) && attempts < 3
+                {
+                    attempts += 1
+                    continue
+                } catch {
+                    throw .storage(error)
+                }
+                break
             }
             events.append(.uploaded(path: path))
             map["uploaded"] = .boolean(true)
@@ -427,12 +449,37 @@ extension SyncEngine {
             return
         }
         var mask: [String] = []
-        if case .array(let platforms)? = profile["platforms"], !platforms.contains(platform) {
+        if case .array(let platforms)? = profile["platforms"], platforms.contains(platform) {
+        } else {
+            if configuration.has(.profileRewritten) {
+                let fields: [String: FirestoreValue] = [
+                    "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(now),
+                    "lastSeenAt": .timestamp(now), "platforms": .array([platform]), "storageBytes": .integer(0),
+                    "storageRef": .null,
+                ]
+                if let set = try? FirestoreWrite(path: path, fields: fields) {
+                    _ = try firestore("rewrite profile") { () throws(FirestoreError) in try database.commit([set]) }
+                }
+                try pullProfile()
+                return
+            }
+            var platforms: [FirestoreValue] = []
+            if case .array(let known)? = profile["platforms"] { platforms = known }
             profile["platforms"] = .array(platforms + [platform])
             mask.append("platforms")
         }
+        // A profile an increment made before its creation (another engine may write it after the
+        // records) gets what it lacks.
+        for (name, value) in [
+            ("schema", FirestoreValue.integer(SchemaConstants.schemaVersion)), ("createdAt", .timestamp(now)),
+        ] where profile[name] == nil {
+            profile[name] = value
+            mask.append(name)
+        }
         let day: Int64 = 86_400
-        if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day {
+        if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day,
+            !configuration.has(.lastSeenAtEverySync)
+        {
         } else {
             profile["lastSeenAt"] = .timestamp(now)
             mask.append("lastSeenAt")

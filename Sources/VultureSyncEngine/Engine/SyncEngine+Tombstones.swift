@@ -27,8 +27,11 @@ extension SyncEngine {
                 }
             var purged: [String] = []
             var start = 0
+            let batch =
+                configuration.has(.oneWritePerCommit)
+                ? 1 : configuration.has(.purgeBatchesOf500) ? 500 : Int(SchemaLimits.engineBatchMaxWrites)
             while start < stale.count {
-                let chunk = stale[start..<min(stale.count, start + Int(SchemaLimits.engineBatchMaxWrites))]
+                let chunk = stale[start..<min(stale.count, start + batch)]
                 let deletes = chunk.map { FirestoreWrite.delete(path: $0.path) }
                 _ = try firestore("purge \(collection.rawValue)") { () throws(FirestoreError) in
                     try database.commit(deletes)

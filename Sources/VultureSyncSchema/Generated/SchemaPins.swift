@@ -286,6 +286,17 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// as uploaded) is merged with no base, as two records that never agreed.
     case madeAgainWithoutBase
 
+    /// sync-rules.tsv quotaPause: A daily quota error (RESOURCE_EXHAUSTED) pauses sync until 00:00:00 UTC of the day
+    /// after the device clock's time of the error; until then a sync, pull or push fails at once with the outcome
+    /// paused and sends no request, and the pause is kept with the engine's state (a restart does not lift it).
+    case quotaPauseNextUTCDay
+
+    /// sync-rules.tsv r4OnceAfterFirstFullPull: The R4 check runs once per iOS install, after its first pull that
+    /// began without cursors has completed, over the flights then in the logbook (live, inLogbook true), pulled and
+    /// local alike; recents-only flights (inLogbook false) are left alone. Android never runs it. A local flag, never
+    /// synced, marks it done; a pair of duplicates that arrives later stays.
+    case duplicatesLogbookScope
+
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
         switch self {
@@ -349,6 +360,8 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .pushPreconditions: .choice
         case .longAbsenceFullPull: .choice
         case .madeAgainWithoutBase: .choice
+        case .quotaPauseNextUTCDay: .choice
+        case .duplicatesLogbookScope: .schema
         }
     }
 
@@ -475,6 +488,10 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "A device whose cursor is older than the purge age (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a tombstone the server no longer holds is dropped locally."
         case .madeAgainWithoutBase:
             "A pulled document made again since the device's agreement (its createTime is later than the agreed version, or the agreed record said its blob was uploaded and the pulled one no longer names that object as uploaded) is merged with no base, as two records that never agreed."
+        case .quotaPauseNextUTCDay:
+            "A daily quota error (RESOURCE_EXHAUSTED) pauses sync until 00:00:00 UTC of the day after the device clock's time of the error; until then a sync, pull or push fails at once with the outcome paused and sends no request, and the pause is kept with the engine's state (a restart does not lift it)."
+        case .duplicatesLogbookScope:
+            "The R4 check runs once per iOS install, after its first pull that began without cursors has completed, over the flights then in the logbook (live, inLogbook true), pulled and local alike; recents-only flights (inLogbook false) are left alone. Android never runs it. A local flag, never synced, marks it done; a pair of duplicates that arrives later stays."
         }
     }
 }
