@@ -32,7 +32,7 @@ enum ScenarioGoldens {
             // §5.5 recents
             recentsPast50, recentsStranded, clearLastOpenedTravels, recentsTieSameInstant, recentsTieSmallerIdKeeps,
             // §5.4 deletes
-            deleteTombstone, deleteAgainstEdit, deleteAgainstSkewedClock, reimportAfterDelete,
+            deleteTombstone, deleteAgainstEdit, deleteAgainstSkewedClock, reimportAfterDelete, reimportAfterLocalDelete,
             mapFileSharedContent, tombstonePurge, purgeOver400, longAbsenceConverges,
             longAbsenceBringsBack,
             // §4 duplicates, §6 cap, §3 quota

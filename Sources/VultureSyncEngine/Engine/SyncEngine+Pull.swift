@@ -123,10 +123,11 @@ extension SyncEngine {
                 row.baseUpdateTime = nil
                 unreserveBlob(&row)
             }
-            // Only a row the server never had live (new, or made again after the tombstone arrived)
-            // can outlive a remote delete: a row already on the server was deleted after it was made,
-            // whatever the device clocks say (schema §5.4, without trusting a skewed clock).
-            let recreated = row.base == nil || row.base?["deleted"] == .boolean(true)
+            // Only a row the pilot made on this device since its last agreement (new, or made again
+            // after a delete, here or remote) can outlive a remote delete, when made after it: a row
+            // the server had live and this device only received or edited was deleted after it was
+            // made, whatever the device clocks say (schema §5.4, without trusting a skewed clock).
+            let recreated = row.base == nil || row.base?["deleted"] == .boolean(true) || row.createdSinceAgreement
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
                 localCreatedAt: recreated || configuration.has(.revivalByArrivalTime) ? row.createdAt : nil)
@@ -152,6 +153,8 @@ extension SyncEngine {
             row.deferredTaskId = merged.deferredTaskId
             row.base = remote
             row.baseUpdateTime = document.updateTime
+            // A revived row is this device's creation still; any other now agrees with the server.
+            row.createdSinceAgreement = merged.revived
             store.put(row)
         } else {
             var row = LocalRow(

@@ -121,6 +121,7 @@ extension SyncEngine {
             row.base = agreed
             row.baseUpdateTime =
                 result.writeResults.indices.contains(index) ? result.writeResults[index].updateTime : nil
+            row.createdSinceAgreement = false
             store.put(row)
         }
         try commitStore()

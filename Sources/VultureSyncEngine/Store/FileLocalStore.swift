@@ -89,6 +89,7 @@ public final class FileLocalStore: LocalStore {
                     "deferredTaskId": r.deferredTaskId.map { .string($0) } ?? .null,
                     "pendingBlobMap": r.pendingBlobMap ?? .null,
                     "createdFields": r.createdFields.map { .map($0) } ?? .null,
+                    "createdSinceAgreement": .boolean(r.createdSinceAgreement),
                 ])
             }
             if !byId.isEmpty { rows[c.rawValue] = .map(byId) }
@@ -137,7 +138,7 @@ public final class FileLocalStore: LocalStore {
                     LocalRow(
                         collection: c, id: id, fields: fields, base: base, baseUpdateTime: baseTime, origin: origin,
                         createdAt: createdTime, deferredTaskId: deferred, pendingBlobMap: pending,
-                        createdFields: created))
+                        createdFields: created, createdSinceAgreement: m["createdSinceAgreement"] == .boolean(true)))
             }
         }
         var s = EngineState()
