@@ -559,14 +559,19 @@ struct World {
             if row?.isTombstone == true || (row == nil && serverTombstone) { checker.revivalsAllowed.insert(path) }
             if row == nil || row?.isTombstone == true {
                 checker.creations[path, default: []].append(device(d).clock.now)
+                // A creation sets every field of the record, defaults included: where another device
+                // made the same record, each field the two made differently goes to the later clock.
+                for field in SyncSchema.vulture.fields(of: c.documentType) where Self.tracked(c, field.name) {
+                    editors[path, default: [:]][field.name, default: []].insert(d)
+                }
             }
         }
         var line = "\(steps.count - 1) \(Self.describe(step))"
         do {
             switch step {
             case .importFlight(let d, let igc, let fields):
-                // An import's fields are a creation, not an edit: when two devices create the same flight,
-                // the base is the creation's fields and the first creation on the server wins them.
+                // An import's fields are a creation: when two devices create the same flight, the record is
+                // new on both sides and each differing field goes to the later clientUpdatedAt.
                 let id = try device(d).engine.importFlight(igc: igc, fields: fields)
                 line += " → " + id
                 // It still sets the field: the edits of another device to it may lose (to the latest).

@@ -101,7 +101,6 @@ extension SyncEngine {
             LocalRow(
                 collection: collection, id: newId, fields: fields, base: previous?.base,
                 baseUpdateTime: previous?.baseUpdateTime, origin: .local, createdAt: clock(),
-                createdFields: previous == nil || previous?.isTombstone == true ? fields : previous?.createdFields,
                 createdSinceAgreement: true))
         try commitLocalChange()
         return newId

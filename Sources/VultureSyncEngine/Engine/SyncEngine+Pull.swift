@@ -131,12 +131,12 @@ extension SyncEngine {
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
                 localCreatedAt: recreated || configuration.has(.revivalByArrivalTime) ? row.createdAt : nil)
-            // A record the server never agreed on merges against what this device first made.
+            // A record the server never agreed on is new on both sides: no base, so each field the two
+            // made differently goes to the later clientUpdatedAt (or the field's own rule).
             let merged = InjectedBug.merge(
-                base: row.base ?? row.createdFields, local: row.fields, remote: remote, collection: collection,
-                context: context, bugs: configuration.injectedBugs)
+                base: row.base, local: row.fields, remote: remote, collection: collection, context: context,
+                bugs: configuration.injectedBugs)
             row.fields = merged.document
-            row.createdFields = nil
             if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
                 // The tombstone's delete removed the object: it is reserved and uploaded again.
                 map["uploaded"] = .boolean(false)

@@ -29,10 +29,6 @@ public struct LocalRow: Sendable, Hashable {
     /// A `taskId` that names a task not on the device yet; assigned once it arrives unless the
     /// flight changed meanwhile (schema §5.5).
     public var deferredTaskId: String?
-    /// The record as this device first made it, while the server has never agreed on it: a stand-in
-    /// base for the three-way merge, so that what the device did not change (defaults of an import)
-    /// does not count as a conflicting edit against a copy another device made first.
-    public var createdFields: [String: FirestoreValue]?
     /// The blob map (`igc`, `content`) of a file on the device that is not reserved yet: written
     /// with `uploaded: false` when the reservation is made (schema §5.1), nil when there is none.
     public var pendingBlobMap: FirestoreValue?
@@ -42,7 +38,7 @@ public struct LocalRow: Sendable, Hashable {
         collection: SyncCollection, id: String, fields: [String: FirestoreValue],
         base: [String: FirestoreValue]? = nil, baseUpdateTime: FirestoreTimestamp? = nil, origin: RowOrigin,
         createdAt: FirestoreTimestamp, deferredTaskId: String? = nil, pendingBlobMap: FirestoreValue? = nil,
-        createdFields: [String: FirestoreValue]? = nil, createdSinceAgreement: Bool = false
+        createdSinceAgreement: Bool = false
     ) {
         self.collection = collection
         self.id = id
@@ -53,7 +49,6 @@ public struct LocalRow: Sendable, Hashable {
         self.createdAt = createdAt
         self.deferredTaskId = deferredTaskId
         self.pendingBlobMap = pendingBlobMap
-        self.createdFields = createdFields
         self.createdSinceAgreement = createdSinceAgreement
     }
 
