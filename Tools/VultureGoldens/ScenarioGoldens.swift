@@ -36,7 +36,7 @@ enum ScenarioGoldens {
             mapFileSharedContent, tombstonePurge, purgeOver400, longAbsenceConverges,
             longAbsenceBringsBack,
             // §4 duplicates, §6 cap, §3 quota
-            r4DuplicatesFirstIOSPull, storageCapThenPro, quotaPause, quotaPauseNextUTCDay,
+            r4DuplicatesFirstIOSPull, r4LogbookOnly, storageCapThenPro, quotaPause, quotaPauseNextUTCDay,
         ].sorted { $0.id < $1.id }
     }
 

@@ -176,13 +176,15 @@ extension SyncEngine {
         }
     }
 
-    /// The R4 duplicate pass, once, after iOS's first full pull (schema §4 risk R4): flights that are
-    /// one flight under two ids keep the earliest imported, with the others' fields merged in; the
-    /// others are tombstoned. A local flag marks it done (not synced).
+    /// The R4 duplicate pass, once, after iOS's first full pull (schema §4 risk R4), on the logbook
+    /// (Spec/pins.tsv `duplicatesLogbookScope`): logbook flights that are one flight under two ids
+    /// keep the earliest imported, with the others' fields merged in; the others are tombstoned.
+    /// Recents-only flights are not in the logbook and are left alone. A local flag marks it done
+    /// (not synced).
     func duplicatePass() throws(SyncError) {
         guard configuration.platform == .ios, !store.state.duplicatePassDone, !configuration.has(.noDuplicatePass)
         else { return }
-        let flights = store.rows(.flights).filter { !$0.isTombstone }.map {
+        let flights = store.rows(.flights).filter { !$0.isTombstone && $0.fields["inLogbook"] == .boolean(true) }.map {
             StoredDocument(id: $0.id, fields: $0.fields)
         }
         for group in DuplicateFlights.groups(flights, context: MergeContext(tasksOnDevice: taskIdsOnDevice())) {

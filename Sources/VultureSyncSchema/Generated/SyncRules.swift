@@ -266,9 +266,10 @@ public enum SyncRule: String, CaseIterable, Sendable {
     /// Area duplicates, fact. Source: 000 §4.
     case r4MergeIntoKept
 
-    /// The check runs once, on iOS's first full pull, over the live flights; a local flag (not synced) marks it done.
+    /// The check runs once, after iOS's first full pull, over the logbook: the live flights with inLogbook true,
+    /// pulled and local; recents-only flights are left alone. A local flag (not synced) marks it done.
     ///
-    /// Area duplicates, fact. Source: 000 §4.
+    /// Area duplicates, fact. Source: 000 §4; 000 §7.
     case r4OnceAfterFirstFullPull
 
     /// The part of the engine the row governs.
