@@ -19,7 +19,7 @@ enum ScenarioGoldens {
             // §5.1 push, §2 profile and objects, §3 limits
             firstSync520Writes, pushOrder, reserveUploadMark, uploadCrashedThenRetry, reserveAnswerLost,
             differentFieldsBothKept, unknownFieldSurvives, pushAloneKeepsOtherFields, storageBytesTwoDevices,
-            batchPayloadUnder4MB, profileLastSeenDaily, downloadWaitsForUploaded,
+            batchPayloadUnder4MB, profileLastSeenDaily, retryOverwritesObject, downloadWaitsForUploaded,
             downloadChecked,
             // §5.2 pull
             pullPageEdgeTies, overlapLateCommit, overlapEdgeInclusive, pullTwiceHarmless, retriedQuery,

@@ -383,8 +383,9 @@ extension SyncEngine {
         return docs.filter { $0.id != row.id }.map(\.fields)
     }
 
-    /// Uploads every reserved object this device has (idempotent: `ifGenerationMatch=0`, an object
-    /// already there counts as uploaded), then marks the record `uploaded: true` for the next batch.
+    /// Uploads every reserved object this device has, replacing whatever is at its path (schema §2:
+    /// the path is the content's hash, so a retry overwrites the same object, and a wrong object
+    /// left there is repaired), then marks the record `uploaded: true` for the next batch.
     func uploadReserved(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         for var row in store.rows(collection) where !row.isTombstone {
@@ -404,9 +405,7 @@ extension SyncEngine {
             var attempts = 0
             while true {
                 do {
-                    try storage.upload(object, onlyIfAbsent: true)
-                } catch  where error.kind == .preconditionFailed {
-                    // Content-addressed: the same bytes are there already.
+                    try storage.upload(object, onlyIfAbsent: false)
                 } catch  where error.kind == .unavailable && configuration.has(.uploadRetriedWithinSync) && attempts < 3
                 {
                     attempts += 1
