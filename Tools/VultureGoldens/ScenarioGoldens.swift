@@ -28,7 +28,8 @@ enum ScenarioGoldens {
             sameFieldLaterWins, sameFieldTieServer, sameFieldMicroseconds, skewedClockDecides, inLogbookOr,
             uploadedOrOnSecondImport, earliestImportedAt, lastOpenedLatest, latestDateNotLatestEdit,
             summaryHigherVersion,
-            trackPreviewFailed, taskPulledAfterFlight, taskDeferralDroppedByEdit, settingsLargerT, sameIdMadeOnTwoDevices,
+            trackPreviewFailed, taskPulledAfterFlight, taskDeferralDroppedByEdit, settingsLargerT,
+            sameIdMadeOnTwoDevices,
             // §5.5 recents
             recentsPast50, recentsStranded, clearLastOpenedTravels, recentsTieSameInstant, recentsTieSmallerIdKeeps,
             // §5.4 deletes
