@@ -26,7 +26,10 @@ extension SyncEngine {
             var start = 0
             let batch =
                 configuration.has(.oneWritePerCommit)
-                ? 1 : configuration.has(.purgeBatchesOf500) ? 500 : Int(SchemaLimits.engineBatchMaxWrites)
+                ? 1
+                : Int(
+                    configuration.has(.purgeBatchesOf500)
+                        ? SchemaLimits.batchMaxWrites : SchemaLimits.engineBatchMaxWrites)
             while start < stale.count {
                 let chunk = stale[start..<min(stale.count, start + batch)]
                 let deletes = chunk.map { FirestoreWrite.delete(path: $0.path) }

@@ -109,7 +109,7 @@ public enum ScenarioCommitRules {
     /// The most payload the runner lets one commit carry by its estimate: the seed's 4 MB read as 4 MiB
     /// (Spec/pins.tsv `decimalSizes`, which reads it as 4,000,000, is a choice) plus 10% for an
     /// engine whose own estimate differs from Firestore's storage-size formula.
-    public static let payloadAllowance = 4 * 1_048_576 * 11 / 10
+    public static let payloadAllowance = 4 * 1024 * 1024 * 11 / 10
 
     /// Whether a write sets or transforms the top-level field `name` (a write without a mask sets
     /// every field it holds).
