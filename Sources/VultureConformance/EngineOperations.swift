@@ -183,7 +183,7 @@ enum EngineWire {
 
 /// The runner's server for one scenario replayed by a testee: the scenario's backend, reached by each
 /// device through its own ledger and fault recorders (so faults queue per device, requests are
-/// counted against each step's budget and every commit is judged by ``ScenarioCommitRules``),
+/// counted against each step's budget and every commit is judged by `ScenarioCommitRules`),
 /// answering the testee's server requests.
 public final class EngineServer: EngineServerChannel {
     /// The database and bucket, on the scenario's clock.

@@ -318,7 +318,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
 
     /// Opening a flight sets lastOpenedAt to the device clock now, a change like any other. Its IGC file is
     /// downloaded when the device lacks it and the record's igc.uploaded is true, and kept only when the SHA-256 of
-    /// the gunzipped bytes is the flight id; otherwise it is discarded.
+    /// the gunzipped bytes is the flight id; otherwise it is discarded. An open never fails for want of the file.
     ///
     /// Area local, fact of `FlightDocument.lastOpenedAt`. Source: 000 §2; 000 §5.3.
     case openFlight
