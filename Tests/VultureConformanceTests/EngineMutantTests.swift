@@ -52,7 +52,7 @@ let engineMutants: [EngineMutant] = [
         bug: .oneCursorForAllCollections, caughtBy: "cursor-per-collection", because: "expected a row, found none"),
     EngineMutant(
         bug: .pullOrderedByNameAlone, caughtBy: "pull-page-edge-ties",
-        because: "sent more than 5000 requests in one step"),
+        because: "sent more than 3000 requests in one step"),
     EngineMutant(bug: .lastSeenAtEverySync, caughtBy: "profile-last-seen-daily", because: "/lastSeenAt: expected"),
     EngineMutant(bug: .quotaErrorRetried, caughtBy: "quota-pause", because: "/error: expected paused"),
     EngineMutant(

@@ -135,11 +135,12 @@ public enum ScenarioCommitRules {
 /// push order across the step's commits, and every commit judged by ``ScenarioCommitRules``.
 /// Thread-safe.
 public final class ScenarioDeviceLedger: @unchecked Sendable {
-    /// The most requests (Firestore and Cloud Storage) one step of one device may send: about ten
-    /// times what the largest scenario step needs when every write goes in a batch of its own.
+    /// The most requests (Firestore and Cloud Storage) one step of one device may send: about five
+    /// times what the largest scenario step needs when every write goes in a commit of its own
+    /// (about 550: 520 home bases pushed, or 450 tombstones purged, one by one).
     /// Beyond it every request is answered `RESOURCE_EXHAUSTED` (the daily quota a looping engine
     /// would exhaust) and the case fails.
-    public static let stepBudget = 5_000
+    public static let stepBudget = 3_000
 
     /// The device's name.
     public let device: String
