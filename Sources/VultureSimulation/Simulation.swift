@@ -694,7 +694,17 @@ struct World {
         for dev in devices {
             let requests = dev.recorder.requests
             var mine: [[FirestoreWrite]] = []
+            let retention = SchemaConstants.tombstoneRetentionDays * 86_400
             for r in requests[min(dev.seenRequests, requests.count)...] where r.kind == .commit {
+                // A delete pushed after its own retention is purged at once (schema §5.4's query):
+                // the devices that kept the record keep it, as §5.4 accepts of a device away that long.
+                for w in r.writes where w.fields?["deleted"] == .boolean(true) {
+                    if case .timestamp(let t)? = w.fields?["deletedAt"], t < dev.clock.now.adding(seconds: -retention),
+                        let path = w.path
+                    {
+                        checker.lateDeletes.insert(path)
+                    }
+                }
                 commits.append(r.writes)
                 mine.append(r.writes)
                 trace.append(

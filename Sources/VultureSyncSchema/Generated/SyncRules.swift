@@ -226,6 +226,13 @@ public enum SyncRule: String, CaseIterable, Sendable {
     /// Area tombstones, fact. Source: 000 §5.4.
     case purgeLocalAndRemote
 
+    /// A delete pushed more than the retention after its deletedAt (made on a device away that long) is purged at
+    /// once, on the server and on the device that pushed it; a device that kept the record agreed meanwhile keeps it,
+    /// as 000 §5.4 accepts of a device offline that long.
+    ///
+    /// Area tombstones, fact of `CommonFields.deletedAt`. Source: 000 §5.4.
+    case purgeLateDelete
+
     /// A flight's tombstone deletes its IGC object.
     ///
     /// Area tombstones, fact of `FlightDocument.igc`. Source: 000 §5.4.
@@ -503,6 +510,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .purgeOldestFirst: .tombstones
         case .purgeTieByName: .tombstones
         case .purgeLocalAndRemote: .tombstones
+        case .purgeLateDelete: .tombstones
         case .deleteIgcObject: .tombstones
         case .deleteUnsharedContentObject: .tombstones
         case .storageBytesInTombstoneBatch: .tombstones
@@ -572,6 +580,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .purgeOldestFirst: .order
         case .purgeTieByName: .order
         case .purgeLocalAndRemote: .fact
+        case .purgeLateDelete: .fact
         case .deleteIgcObject: .fact
         case .deleteUnsharedContentObject: .criterion
         case .storageBytesInTombstoneBatch: .fact
@@ -635,6 +644,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .purgeAge: SyncRuleSubject("CommonFields", "deletedAt")
         case .purgeOldestFirst: SyncRuleSubject("CommonFields", "deletedAt")
         case .purgeTieByName: SyncRuleSubject("CommonFields", "__name__")
+        case .purgeLateDelete: SyncRuleSubject("CommonFields", "deletedAt")
         case .deleteIgcObject: SyncRuleSubject("FlightDocument", "igc")
         case .deleteUnsharedContentObject: SyncRuleSubject("MapFileDocument", "contentHash")
         case .storageBytesInTombstoneBatch: SyncRuleSubject("ProfileDocument", "storageBytes")
