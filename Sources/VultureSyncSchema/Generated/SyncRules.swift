@@ -364,8 +364,10 @@ public enum SyncRule: String, CaseIterable, Sendable {
     case reserveCommit
 
     /// After the reserve the gzipped object is uploaded (application/gzip, no Content-Encoding; a map file's content
-    /// with the recordId metadata), replacing whatever is at its path; then a later commit sets uploaded true. An
-    /// object is never marked uploaded before it is in the bucket.
+    /// with the recordId metadata), replacing whatever is at its path; then a later commit sets uploaded true. A push
+    /// uploads and marks every record whose blob map says uploaded false and whose file the device holds, whoever
+    /// reserved it (this push, an earlier one whose answer was lost, another device). An object is never marked
+    /// uploaded before it is in the bucket.
     ///
     /// Area push, fact. Source: 000 §2; 000 §5.1.
     case uploadThenMark
