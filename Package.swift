@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "VultureGoldenResources",
             path: "Goldens",
-            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "jsonschema", "protocol", "firestore.rules"],
+            exclude: ["README.md", "FORMAT.md", "SCHEMA.md", "ENGINE.md", "jsonschema", "protocol", "firestore.rules"],
             sources: ["GoldenResources.swift"],
             resources: [.copy("VERSION"), .copy("schema"), .copy("vectors"), .copy("scenarios")]
         ),

@@ -182,36 +182,44 @@ enum EngineWire {
 }
 
 /// The runner's server for one scenario replayed by a testee: the scenario's backend, reached by each
-/// device through its own request recorder (so faults queue per device and commits are counted per
-/// device), answering the testee's server requests.
+/// device through its own ledger and fault recorders (so faults queue per device, requests are
+/// counted against each step's budget and every commit is judged by `ScenarioCommitRules`),
+/// answering the testee's server requests.
 public final class EngineServer: EngineServerChannel {
     /// The database and bucket, on the scenario's clock.
     public let backend: ScenarioBackend
-    private var firestores: [String: RecordingFirestore] = [:]
-    private var buckets: [String: RecordingCloudStorage] = [:]
-    private var seenRequests: [String: Int] = [:]
+    private var firestores: [String: ScenarioDeviceFirestore] = [:]
+    private var buckets: [String: ScenarioDeviceStorage] = [:]
 
-    /// A server for the named devices over `backend`.
-    public init(backend: ScenarioBackend, devices: [String]) {
+    /// A server for the named devices of user `uid` over `backend`.
+    public init(backend: ScenarioBackend, devices: [String], uid: String) {
         self.backend = backend
+        let server = backend.storage
         for d in devices {
-            firestores[d] = RecordingFirestore(backend.firestore)
-            buckets[d] = RecordingCloudStorage(backend.storage)
+            let ledger = ScenarioDeviceLedger(
+                device: d, uid: uid, objectExists: { (try? server.download($0)) ?? nil != nil })
+            firestores[d] = ScenarioDeviceFirestore(RecordingFirestore(backend.firestore), ledger: ledger)
+            buckets[d] = ScenarioDeviceStorage(RecordingCloudStorage(backend.storage), ledger: ledger)
         }
     }
 
-    /// The Firestore the device reaches (faults are injected here).
-    func firestore(_ device: String) -> RecordingFirestore? { firestores[device] }
+    /// The Firestore the device reaches (faults are injected into its recorder).
+    func firestore(_ device: String) -> RecordingFirestore? { firestores[device]?.recorder }
     /// The bucket the device reaches.
-    func bucket(_ device: String) -> RecordingCloudStorage? { buckets[device] }
+    func bucket(_ device: String) -> RecordingCloudStorage? { buckets[device]?.recorder }
 
-    /// The number of writes of each commit the device sent since the previous call.
-    func takeCommitSizes(device: String) -> [Int] {
-        guard let requests = firestores[device]?.requests else { return [] }
-        let seen = min(seenRequests[device] ?? 0, requests.count)
-        seenRequests[device] = requests.count
-        return requests[seen...].filter { $0.kind == .commit }.map(\.writes.count)
+    /// A step begins at `pointer`: every device's budget and push order start afresh.
+    func begin(step pointer: String) {
+        for ledger in firestores.values.map(\.ledger) { ledger.begin(step: pointer) }
     }
+
+    /// What broke the commit rules or the budget since the last call, device by device.
+    func takeViolations() -> [String] {
+        firestores.keys.sorted().flatMap { firestores[$0]?.ledger.takeViolations() ?? [] }
+    }
+
+    /// The number of requests the device sent since the previous call.
+    func takeRequestCount(device: String) -> Int { firestores[device]?.ledger.takeRequestCount() ?? 0 }
 
     public func request(_ request: FirestoreValue) -> FirestoreValue {
         do {
@@ -429,10 +437,14 @@ final class ReferenceEngines {
     }
 
     let injectedBugs: Set<InjectedBug>
+    let variants: Set<EngineVariant>
     let sender = ServerRequestSender()
     var devices: [String: Device] = [:]
 
-    init(injectedBugs: Set<InjectedBug>) { self.injectedBugs = injectedBugs }
+    init(injectedBugs: Set<InjectedBug>, variants: Set<EngineVariant>) {
+        self.injectedBugs = injectedBugs
+        self.variants = variants
+    }
 
     func answer(op: String, input: FirestoreValue, server: EngineServerChannel) throws(OperationError) -> FirestoreValue
     {
@@ -456,7 +468,9 @@ final class ReferenceEngines {
             }
             var rows: [String: FirestoreValue] = [:]
             for row in device.store.rows(collection) {
-                rows[row.id] = .map(["fields": .map(row.fields), "dirty": .boolean(row.isDirty)])
+                var answer: [String: FirestoreValue] = ["fields": .map(row.fields), "dirty": .boolean(row.isDirty)]
+                if let file = device.engine.holdsFile(row) { answer["file"] = .boolean(file) }
+                rows[row.id] = .map(answer)
             }
             return .map(["rows": .map(rows)])
         default:
@@ -487,7 +501,7 @@ final class ReferenceEngines {
             let configuration = SyncConfiguration(
                 uid: uid, deviceId: try m.string("deviceId"), platform: platform,
                 entitlements: ents.compactMap { if case .string(let s) = $0 { s } else { nil } },
-                pageSize: Int(pageSize), injectedBugs: injectedBugs)
+                pageSize: Int(pageSize), injectedBugs: injectedBugs, variants: variants)
             devices[name] = Device(
                 configuration: configuration,
                 clock: ManualClock(start.adding(seconds: try m.integer("clockOffsetSeconds"))),
@@ -506,11 +520,11 @@ final class ReferenceEngines {
                 try device(d)?.engine.importFlight(igc: igc, fields: fields)
             case .importMapFile(let d, let content, let fields):
                 try device(d)?.engine.importMapFile(content: content, fields: fields)
-            case .save(let d, let collection, let id, let changes):
-                try device(d)?.engine.save(collection, id: id, changes: changes)
+            case .save(let d, let collection, let id, let changes, let fill):
+                try device(d)?.engine.save(collection, id: id, changes: ScenarioStep.filled(changes, fill))
             case .delete(let d, let collection, let id):
                 try device(d)?.engine.delete(collection, id: id)
-            case .open(let d, let id):
+            case .open(let d, let id, _):
                 try device(d)?.engine.openFlight(id)
             case .run(let d, let action, _):
                 guard let engine = device(d)?.engine else { return "no device \(d)" }
@@ -525,11 +539,13 @@ final class ReferenceEngines {
                 dev.engine = SyncEngine(
                     configuration: dev.engine.configuration, database: dev.firestore, storage: dev.storage,
                     store: dev.store, clock: dev.clock.source)
-            case .advance(let seconds, let d):
-                for (name, dev) in devices where d == nil || d == name { dev.clock.advance(seconds: seconds) }
+            case .advance(let seconds, let micros, let d):
+                for (name, dev) in devices where d == nil || d == name {
+                    dev.clock.advance(seconds: seconds, microseconds: micros)
+                }
             case .entitlements(let d, let list):
                 device(d)?.engine.refreshToken(entitlements: list)
-            case .serverCommit, .fault, .storageFault, .clearFaults, .expect:
+            case .serverCommit, .serverUpload, .fault, .storageFault, .clearFaults, .expect:
                 return "not a device step: the runner does it"
             }
         } catch {
@@ -565,7 +581,7 @@ public enum ScenarioConformance {
             return .failed(message: "the scenario cannot be read: \(error)", differences: [])
         }
         let backend = InMemoryScenarioBackend(start: scenario.start)
-        let server = EngineServer(backend: backend, devices: scenario.devices.map(\.name))
+        let server = EngineServer(backend: backend, devices: scenario.devices.map(\.name), uid: scenario.uid)
         var failures: [String] = []
         var broken: String?
         func call(_ op: String, _ input: FirestoreValue, at pointer: String) -> FirestoreValue? {
@@ -595,54 +611,68 @@ public enum ScenarioConformance {
         ])
         _ = call("engine.reset", reset, at: "/config")
         if let b = broken, b.hasPrefix("skipped: ") { return .skipped(reason: String(b.dropFirst(9))) }
+        failures += server.takeViolations()
+        let names = scenario.devices.map(\.name).sorted()
         for (index, step) in scenario.steps.enumerated() where broken == nil {
             let p = "/steps/\(index)"
+            server.begin(step: p)
             do {
                 switch step {
                 case .serverCommit(let writes, let late):
                     try ScenarioReplay.commitOnServer(writes, lateBySeconds: late, backend: backend)
+                case .serverUpload(let path, let bytes):
+                    try ScenarioReplay.uploadOnServer(path: path, bytes: bytes, backend: backend)
                 case .fault(let d, let request, let fault): server.firestore(d)?.inject(fault, next: request)
                 case .storageFault(let d, let request, let failure): server.bucket(d)?.inject(failure, next: request)
                 case .clearFaults(let d):
                     server.firestore(d)?.clearFaults()
                     server.bucket(d)?.clearFaults()
                 case .expect(let e):
-                    // The rows this step names, one engine.rows per device and collection.
-                    var rows: [String: [SyncCollection: FirestoreValue]] = [:]
+                    // The rows this step reads, one engine.rows per device and collection.
+                    var wanted: [String: Set<SyncCollection>] = [:]
                     for device in e.rows.keys.sorted() {
                         for key in (e.rows[device] ?? [:]).keys.sorted() {
                             guard let name = key.split(separator: "/").first,
-                                let collection = SyncCollection(rawValue: String(name)),
-                                rows[device]?[collection] == nil,
+                                let collection = SyncCollection(rawValue: String(name))
+                            else { continue }
+                            wanted[device, default: []].insert(collection)
+                        }
+                    }
+                    for device in e.converged { wanted[device, default: []].formUnion(SyncCollection.pushOrder) }
+                    var rows: [String: [SyncCollection: FirestoreValue]] = [:]
+                    for device in wanted.keys.sorted() {
+                        for collection in (wanted[device] ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
+                            guard
                                 let answer = call(
                                     "engine.rows",
-                                    .map(["device": .string(device), "collection": .string(collection.rawValue)]), at: p
-                                )
+                                    .map(["device": .string(device), "collection": .string(collection.rawValue)]),
+                                    at: p)
                             else { continue }
                             rows[device, default: [:]][collection] = answer
                         }
                     }
                     guard broken == nil else { continue }
-                    let view = TesteeDevices(names: scenario.devices.map(\.name).sorted(), server: server, rows: rows)
+                    let view = TesteeDevices(names: names, server: server, rows: rows)
                     failures += try ScenarioReplay.check(e, at: p, devices: view, backend: backend, uid: scenario.uid)
                 default:
-                    if case .advance(let seconds, nil) = step { backend.advance(seconds: seconds) }
+                    if case .advance(let seconds, let micros, nil) = step {
+                        backend.advance(seconds: seconds, microseconds: micros)
+                    }
                     guard let out = call("engine.step", .map(["step": step.value]), at: p) else { continue }
                     let error: String? = out.mapValue?["error"].flatMap {
                         if case .string(let s) = $0 { s } else { nil }
                     }
-                    if case .run(_, let action, let expected) = step {
-                        if error != expected {
-                            failures.append(
-                                "\(p)/error: expected \(expected ?? "success"), actual \(error ?? "success")")
-                        }
-                    } else if let error {
-                        failures.append("\(p): the step failed: \(error)")
+                    switch step {
+                    case .run(_, _, let outcomes), .open(_, _, let outcomes):
+                        if let failure = ScenarioReplay.judge(error, outcomes, at: p) { failures.append(failure) }
+                    default:
+                        if let error { failures.append("\(p): the step failed: \(error)") }
                     }
                 }
             } catch {
                 failures.append("\(p): \(error)")
             }
+            failures += server.takeViolations()
         }
         if let broken { failures.append(broken) }
         guard !failures.isEmpty else { return .passed }
@@ -669,18 +699,24 @@ public enum ScenarioConformance {
             var description: String
         }
 
-        func row(device: String, collection: SyncCollection, id: String) throws -> ScenarioRowState? {
+        func rows(device: String, collection: SyncCollection) throws -> [String: ScenarioRowState] {
             guard case .map(let answer)? = rows[device]?[collection], case .map(let byId)? = answer["rows"] else {
                 throw NoAnswer(description: "engine.rows of \(device) \(collection.rawValue) gave no {rows: {…}}")
             }
-            guard let row = byId[id] else { return nil }
-            guard case .map(let r) = row, case .map(let fields)? = r["fields"], case .boolean(let dirty)? = r["dirty"]
-            else {
-                throw NoAnswer(description: "engine.rows of \(device): row \(id) is not {fields, dirty}")
+            var out: [String: ScenarioRowState] = [:]
+            for (id, row) in byId {
+                guard case .map(let r) = row, case .map(let fields)? = r["fields"],
+                    case .boolean(let dirty)? = r["dirty"]
+                else {
+                    throw NoAnswer(description: "engine.rows of \(device): row \(id) is not {fields, dirty, file?}")
+                }
+                var file: Bool?
+                if case .boolean(let f)? = r["file"] { file = f }
+                out[id] = ScenarioRowState(fields: fields, dirty: dirty, file: file)
             }
-            return ScenarioRowState(fields: fields, dirty: dirty)
+            return out
         }
 
-        func takeCommitSizes(device: String) -> [Int] { server.takeCommitSizes(device: device) }
+        func takeRequestCount(device: String) -> Int { server.takeRequestCount(device: device) }
     }
 }

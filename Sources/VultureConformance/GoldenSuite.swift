@@ -15,7 +15,8 @@ import VultureSyncSchema
 ///   "input", "output" | "error", "note"?, "pins"?, "base"?}]}`; `base` is the stored document an
 ///   output's `write` is judged on (``WriteEffect``).
 /// - `Goldens/scenarios/NAME.json` — a scenario golden (Goldens/FORMAT.md, Scenarios): the case
-///   `required.scenario.NAME` (op ``ScenarioConformance/caseOp``, the scenario as its input), judged by
+///   `required.scenario.NAME`, or `recommended.scenario.NAME` when its `pins` name a choice or an open
+///   question (op ``ScenarioConformance/caseOp``, the scenario as its input), judged by
 ///   ``ScenarioConformance`` through the engine operations.
 /// Every file is canonical typed JSON (Goldens/FORMAT.md), byte-canonical.
 public struct GoldenSuite: Sendable {
@@ -183,9 +184,12 @@ public struct GoldenSuite: Sendable {
             throw GoldenError(
                 file: file, pointer: "/id", message: "the scenario in \(name).json has the id scenario.\(name)")
         }
+        // The level follows the pins, as for every case: a choice or an open question makes it recommended.
+        let soft = scenario.pins.contains { SchemaPin(rawValue: $0)?.kind != .schema }
         return ConformanceCase(
-            id: "required." + scenario.id, section: scenario.section, op: ScenarioConformance.caseOp, input: value,
-            expected: .output(.null), note: scenario.note)
+            id: (soft ? "recommended." : "required.") + scenario.id, section: scenario.section,
+            op: ScenarioConformance.caseOp, input: value, expected: .output(.null), note: scenario.note,
+            pins: scenario.pins)
     }
 
     static func vectorCases(_ value: FirestoreValue, file: String) throws -> [ConformanceCase] {

@@ -54,9 +54,10 @@ public struct ReferenceImplementation: ConformanceImplementation {
     /// Collects every operation table. Without a schema only the `id.*` and `blob.*` operations exist;
     /// cases of the schema-dependent ones (`encode`, `validate`, settings, …) are then skipped.
     /// `injectedBugs` give the engines of the engine operations those bugs (a broken testee for tests;
-    /// empty otherwise).
-    public init(schema: SyncSchema? = nil, injectedBugs: Set<InjectedBug> = []) {
-        engines = ReferenceEngines(injectedBugs: injectedBugs)
+    /// empty otherwise), `variants` other choices the seed leaves free (a right testee unlike the
+    /// reference, for tests; empty otherwise).
+    public init(schema: SyncSchema? = nil, injectedBugs: Set<InjectedBug> = [], variants: Set<EngineVariant> = []) {
+        engines = ReferenceEngines(injectedBugs: injectedBugs, variants: variants)
         var ops: [String: Operation] = [:]
         for table in [IdOperations.table, BlobOperations.table, ValidationOperations.table(schema: schema)] {
             ops.merge(table) { first, _ in first }

@@ -220,9 +220,9 @@ struct World {
     }
 
     /// Time passes: the server's clock where it can be moved, and the world's.
-    func advanceServer(seconds: Int64) {
-        backend.advance(seconds: seconds)
-        if !(backend is InMemoryScenarioBackend) { clock.advance(seconds: seconds) }
+    func advanceServer(seconds: Int64, microseconds: Int64 = 0) {
+        backend.advance(seconds: seconds, microseconds: microseconds)
+        if !(backend is InMemoryScenarioBackend) { clock.advance(seconds: seconds, microseconds: microseconds) }
     }
 
     mutating func run() -> SimulationOutcome {
@@ -352,9 +352,9 @@ struct World {
         let action = tape.weighted([10, 22, 4, 12, 12, 7, 4, 3, 4, 3, 3, 3, 5, 2, 2, 1, 2, 1])
         let step: ScenarioStep?
         switch action {
-        case 0: step = .advance(seconds: Int64(1 + tape.below(200)), device: nil)
-        case 1: step = .run(device: d.config.name, action: .sync, error: nil)
-        case 2: step = .run(device: d.config.name, action: tape.chance(50) ? .pull : .push, error: nil)
+        case 0: step = .advance(seconds: Int64(1 + tape.below(200)), microseconds: 0, device: nil)
+        case 1: step = .run(device: d.config.name, action: .sync, outcomes: .success)
+        case 2: step = .run(device: d.config.name, action: tape.chance(50) ? .pull : .push, outcomes: .success)
         case 3:
             let index = tape.below(12)
             // A flight goes to the logbook, or to Recents when opened (recents-only flights carry a date).
@@ -367,7 +367,7 @@ struct World {
         case 4: step = editFlight(d)
         case 5:
             let live = flights(d)
-            step = live.isEmpty ? nil : .open(device: d.config.name, id: tape.pick(live).id)
+            step = live.isEmpty ? nil : .open(device: d.config.name, id: tape.pick(live).id, outcomes: .success)
         case 6:
             let live = flights(d)
             step = live.isEmpty ? nil : .delete(device: d.config.name, collection: .flights, id: tape.pick(live).id)
@@ -417,7 +417,9 @@ struct World {
             // its updatedAt, would purge one a device pushed after the season as if it were old.
             step =
                 backend.serverClockIsReal
-                ? nil : .advance(seconds: SchemaConstants.tombstoneRetentionDays * 86_400 + 3_600, device: nil)
+                ? nil
+                : .advance(
+                    seconds: SchemaConstants.tombstoneRetentionDays * 86_400 + 3_600, microseconds: 0, device: nil)
         }
         if let step { perform(step) }
     }
@@ -541,7 +543,7 @@ struct World {
             if let id = try? DocumentIds.documentId(collection: .mapFiles, fields: idFields).id {
                 made = (.mapFiles, id)
             }
-        case .save(_, let c, let id, let changes):
+        case .save(_, let c, let id, let changes, _):
             if let id {
                 made = (c, id)
             } else if let id = try? DocumentIds.documentId(collection: c, fields: changes).id {
@@ -557,14 +559,19 @@ struct World {
             if row?.isTombstone == true || (row == nil && serverTombstone) { checker.revivalsAllowed.insert(path) }
             if row == nil || row?.isTombstone == true {
                 checker.creations[path, default: []].append(device(d).clock.now)
+                // A creation sets every field of the record, defaults included: where another device
+                // made the same record, each field the two made differently goes to the later clock.
+                for field in SyncSchema.vulture.fields(of: c.documentType) where Self.tracked(c, field.name) {
+                    editors[path, default: [:]][field.name, default: []].insert(d)
+                }
             }
         }
         var line = "\(steps.count - 1) \(Self.describe(step))"
         do {
             switch step {
             case .importFlight(let d, let igc, let fields):
-                // An import's fields are a creation, not an edit: when two devices create the same flight,
-                // the base is the creation's fields and the first creation on the server wins them.
+                // An import's fields are a creation: when two devices create the same flight, the record is
+                // new on both sides and each differing field goes to the later clientUpdatedAt.
                 let id = try device(d).engine.importFlight(igc: igc, fields: fields)
                 line += " → " + id
                 // It still sets the field: the edits of another device to it may lose (to the latest).
@@ -573,11 +580,11 @@ struct World {
                 }
             case .importMapFile(let d, let content, let fields):
                 line += " → " + (try device(d).engine.importMapFile(content: content, fields: fields))
-            case .save(let d, let c, let id, let changes):
-                let saved = try device(d).engine.save(c, id: id, changes: changes)
+            case .save(let d, let c, let id, let changes, let fill):
+                let saved = try device(d).engine.save(c, id: id, changes: ScenarioStep.filled(changes, fill))
                 recordUserEdit(device: d, collection: c, id: saved, changes: changes)
             case .delete(let d, let c, let id): try device(d).engine.delete(c, id: id)
-            case .open(let d, let id):
+            case .open(let d, let id, _):
                 let dev = device(d)
                 recordUserEdit(
                     device: d, collection: .flights, id: id, changes: ["lastOpenedAt": .timestamp(dev.clock.now)])
@@ -612,12 +619,12 @@ struct World {
                 for w in sent where Self.bulkIds.contains(String((w.path ?? "").split(separator: "/").last ?? "")) {
                     if case .timestamp(let t)? = w.fields?["lastOpenedAt"] { bulkInstant = bulkInstant ?? t }
                 }
-            case .advance(let seconds, let d):
+            case .advance(let seconds, let micros, let d):
                 if let d {
-                    device(d).clock.advance(seconds: seconds)
+                    device(d).clock.advance(seconds: seconds, microseconds: micros)
                 } else {
-                    advanceServer(seconds: seconds)
-                    for dev in devices { dev.clock.advance(seconds: seconds) }
+                    advanceServer(seconds: seconds, microseconds: micros)
+                    for dev in devices { dev.clock.advance(seconds: seconds, microseconds: micros) }
                 }
                 if seconds > SchemaConstants.tombstoneRetentionDays * 86_400 {
                     // Past the retention a purged tombstone's flight may come back (schema §5.4).
@@ -637,6 +644,9 @@ struct World {
             case .clearFaults(let d):
                 device(d).recorder.clearFaults()
                 device(d).bucket.clearFaults()
+            case .serverUpload(let path, let bytes):
+                try ScenarioReplay.uploadOnServer(path: path, bytes: bytes, backend: backend)
+                checker.foreignObjects.insert(path)
             case .expect: break
             }
         } catch {
@@ -651,7 +661,7 @@ struct World {
     /// The device a local-change step names.
     static func deviceName(_ step: ScenarioStep) -> String? {
         switch step {
-        case .importFlight(let d, _, _), .importMapFile(let d, _, _), .save(let d, _, _, _): d
+        case .importFlight(let d, _, _), .importMapFile(let d, _, _), .save(let d, _, _, _, _): d
         default: nil
         }
     }
@@ -660,14 +670,15 @@ struct World {
         switch step {
         case .importFlight(let d, let igc, _): "\(d) import \(DocumentIds.flightId(igcBytes: igc).prefix(8))"
         case .importMapFile(let d, _, let f): "\(d) importMapFile \(f["filename"] ?? .null)"
-        case .save(let d, let c, let id, let changes):
+        case .save(let d, let c, let id, let changes, _):
             "\(d) save \(c.rawValue)/\(id?.prefix(8) ?? "new") \(changes.keys.sorted())"
         case .delete(let d, let c, let id): "\(d) delete \(c.rawValue)/\(id.prefix(8))"
-        case .open(let d, let id): "\(d) open \(id.prefix(8))"
+        case .open(let d, let id, _): "\(d) open \(id.prefix(8))"
         case .run(let d, let a, _): "\(d) \(a.rawValue)"
         case .restart(let d): "\(d) restart"
         case .serverCommit(let w, let late): "server commit \(w.count) late \(late ?? 0)"
-        case .advance(let s, let d): "advance \(s)s \(d ?? "all")"
+        case .advance(let s, let u, let d): "advance \(s)s\(u == 0 ? "" : " \(u)µs") \(d ?? "all")"
+        case .serverUpload(let path, let bytes): "server upload \(path) \(bytes.count) B"
         case .fault(let d, let r, let f): "\(d) fault \(r.rawValue) \(f)"
         case .storageFault(let d, let r, let f): "\(d) storage fault \(r.rawValue) \(f.rawValue)"
         case .entitlements(let d, let e): "\(d) entitlements \(e)"
@@ -683,7 +694,17 @@ struct World {
         for dev in devices {
             let requests = dev.recorder.requests
             var mine: [[FirestoreWrite]] = []
+            let retention = SchemaConstants.tombstoneRetentionDays * 86_400
             for r in requests[min(dev.seenRequests, requests.count)...] where r.kind == .commit {
+                // A delete pushed after its own retention is purged at once (schema §5.4's query):
+                // the devices that kept the record keep it, as §5.4 accepts of a device away that long.
+                for w in r.writes where w.fields?["deleted"] == .boolean(true) {
+                    if case .timestamp(let t)? = w.fields?["deletedAt"], t < dev.clock.now.adding(seconds: -retention),
+                        let path = w.path
+                    {
+                        checker.lateDeletes.insert(path)
+                    }
+                }
                 commits.append(r.writes)
                 mine.append(r.writes)
                 trace.append(
@@ -765,10 +786,10 @@ struct World {
     /// The quiet end: no faults, a day passes (a quota pause ends), every device syncs until nothing moves.
     mutating func quiesce() {
         for dev in devices { perform(.clearFaults(device: dev.config.name)) }
-        perform(.advance(seconds: 86_400, device: nil))
+        perform(.advance(seconds: 86_400, microseconds: 0, device: nil))
         for _ in 0..<3 {
             for dev in devices {
-                perform(.run(device: dev.config.name, action: .sync, error: nil))
+                perform(.run(device: dev.config.name, action: .sync, outcomes: .success))
                 if let v = checkStep() {
                     quiescenceFailure = quiescenceFailure ?? v
                 }

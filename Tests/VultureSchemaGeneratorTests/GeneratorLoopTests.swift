@@ -27,7 +27,12 @@ import VultureSchemaCore
         let first = SchemaGenerator.generate(spec: spec)
         #expect(first == SchemaGenerator.generate(spec: spec))
         #expect(first.map(\.relativePath) == first.map(\.relativePath).sorted())
-        #expect(first.filter { $0.region != nil }.map(\.region) == ["fixtures", "operations", "pins", "rules"])
+        #expect(
+            first.filter { $0.region != nil }.map { "\($0.relativePath)#\($0.region ?? "")" } == [
+                "Goldens/ENGINE.md#engine-merge", "Goldens/ENGINE.md#engine-pins", "Goldens/ENGINE.md#engine-rules",
+                "Goldens/protocol/README.md#fixtures", "Goldens/protocol/README.md#operations",
+                "Goldens/protocol/README.md#pins", "Goldens/protocol/README.md#rules",
+            ])
         for file in first {
             // Documents (fixtures) cannot carry a comment; the folder's generated README.md speaks for them.
             let isFixture =

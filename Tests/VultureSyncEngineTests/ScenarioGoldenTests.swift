@@ -81,8 +81,9 @@ import VultureSyncSchema
             Issue.record("accepted an unknown op")
         } catch {
             #expect(error.file == "quota-pause.json")
-            #expect(error.pointer == "/steps/3/op")
-            #expect(error.description.hasPrefix("quota-pause.json: /steps/3/op: unknown op wait"))
+            // The first advance is step 4: import, fault, the paused sync, an expect.
+            #expect(error.pointer == "/steps/4/op")
+            #expect(error.description.hasPrefix("quota-pause.json: /steps/4/op: unknown op wait"))
         }
     }
 }

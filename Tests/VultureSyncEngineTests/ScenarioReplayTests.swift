@@ -10,8 +10,8 @@ import VultureSyncSchema
 
     static func scenario(_ steps: [FirestoreValue]) -> FirestoreValue {
         .map([
-            "formatVersion": .integer(1), "id": .string("scenario.test"), "section": .string("schema §5"),
-            "note": .string("test"),
+            "formatVersion": .integer(2), "id": .string("scenario.test"), "section": .string("schema §5"),
+            "note": .string("test"), "pins": .array([]),
             "config": .map([
                 "uid": .string("u1"), "start": start,
                 "devices": .array([

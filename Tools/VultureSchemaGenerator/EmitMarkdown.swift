@@ -270,11 +270,13 @@ struct MarkdownEmitter {
     private func syncRules() -> [String] {
         var out = ["## Sync rules", ""]
         out.append(
-            "The engine's rules beyond the per-field merge (`Spec/sync-rules.tsv`): push and pull order, what the merge "
-                + "reads besides the three documents, the recents trim, tombstones and their purge, and the R4 duplicate "
-                + "pass. An `order` row is one key of its area's sort, in table order (null sorts last); a `parameter` "
-                + "names the limit or constant it takes; a `fact` is pinned by the vectors of "
-                + "`Goldens/vectors/merge.json`, `trim.json`, `tombstones.json` and `duplicates.json`.")
+            "The engine's rules beyond the per-field merge (`Spec/sync-rules.tsv`): the pilot's changes on the device, "
+                + "push and pull, the profile, what the merge reads besides the three documents, the recents trim, "
+                + "tombstones and their purge, the R4 duplicate pass and failed requests; the engine contract "
+                + "[ENGINE.md](ENGINE.md) presents them for a team writing an engine. An `order` row is one key of its "
+                + "area's sort, in table order (null sorts last); a `parameter` names the limit or constant it takes; a "
+                + "`fact` is pinned by the vectors of `Goldens/vectors/merge.json`, `trim.json`, `tombstones.json` and "
+                + "`duplicates.json` or by the scenarios of `Goldens/scenarios/`.")
         out.append("")
         out += table(
             ["area", "rule", "kind", "subject", "value", "meaning", "source"],

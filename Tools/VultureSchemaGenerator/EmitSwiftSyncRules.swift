@@ -35,12 +35,15 @@ struct SwiftSyncRulesEmitter {
         var out = enumeration(
             "SyncRuleArea", doc: "The part of the engine a row of `Spec/sync-rules.tsv` governs.",
             cases: [
+                ("local", "The pilot's changes on the device: imports, saves, deletes, opens (schema §2, §5.4)."),
                 ("merge", "What the per-field merge reads besides the three documents (schema §5.3, §5.5)."),
                 ("trim", "The recents trim (schema §5.3, §5.5)."),
                 ("tombstones", "Tombstones, their Storage objects and the purge (schema §5.4)."),
                 ("duplicates", "The R4 duplicate pass (schema §4)."),
                 ("push", "Push (schema §5.1)."),
+                ("profile", "The profile document: its creation, platforms, lastSeenAt, storageBytes (schema §2, §6)."),
                 ("pull", "Pull (schema §5.2)."),
+                ("errors", "Failed requests: retries, the daily quota pause, Storage failures (schema §3, §5.1)."),
             ])
         out += enumeration(
             "SyncRuleKind", doc: "What a row of `Spec/sync-rules.tsv` states.",
@@ -51,7 +54,7 @@ struct SwiftSyncRulesEmitter {
                 ("rankBy", "The integer field ranking the subject's merge rule (``SyncRule/rankFieldPath``)."),
                 ("parameter", "An integer (``SyncRule/parameter``)."),
                 ("keyedBy", "What the subject value is kept per (``SyncRule/names``)."),
-                ("fact", "A rule the runtime follows as written; the vectors pin it."),
+                ("fact", "A rule the runtime follows as written; the vectors or the scenarios pin it."),
             ])
         out += enumeration(
             "SyncFieldMatch", doc: "How a criterion compares a field of two documents.",

@@ -74,6 +74,7 @@ public enum SchemaGenerator {
         files += SwiftRegistryEmitter(spec: spec).files()
         files += OperationSchemaEmitter(spec: spec).files()
         files += ProtocolTablesEmitter(spec: spec).regions()
+        files += EngineContractEmitter(spec: spec).regions()
         files.append(FirestoreRulesEmitter(spec: spec).file())
         return files.sorted { ($0.relativePath, $0.region ?? "") < ($1.relativePath, $1.region ?? "") }
     }

@@ -1,7 +1,10 @@
 import VultureSchemaCore
 
-/// The areas of `Spec/sync-rules.tsv`: which part of the engine a row governs.
+/// The areas of `Spec/sync-rules.tsv`: which part of the engine a row governs, in the order the
+/// engine contract (`Goldens/ENGINE.md`) presents them.
 public enum SyncRuleArea: String, Hashable, Sendable, CaseIterable {
+    /// The pilot's changes on the device: imports, saves, deletes, opens (schema §2, §5.4).
+    case local
     /// What the per-field merge reads besides the three documents (schema §5.3, §5.5).
     case merge
     /// The recents trim (schema §5.3, §5.5).
@@ -12,8 +15,12 @@ public enum SyncRuleArea: String, Hashable, Sendable, CaseIterable {
     case duplicates
     /// Push (schema §5.1).
     case push
+    /// The profile document: its creation, platforms, lastSeenAt, storageBytes (schema §2, §6).
+    case profile
     /// Pull (schema §5.2).
     case pull
+    /// Failed requests: retries, the daily quota pause, Storage failures (schema §3, §5.1).
+    case errors
 }
 
 /// What a row of `Spec/sync-rules.tsv` states, and so what its `value` holds.

@@ -897,14 +897,16 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
     /// the database named here.
     case engineReset = "engine.reset"
 
-    /// One device step of the scenario, as in the file (importFlight, importMapFile, save, delete, open, sync, pull,
-    /// push, restart, advance, entitlements), done by that device's engine: error null, or why the action failed
-    /// (paused, a Firestore status, storage.KIND, or the local change's refusal); advance without device moves every
-    /// device clock.
+    /// One device step of the scenario, as in the file (importFlight, importMapFile, save with its fill, delete,
+    /// open, sync, pull, push, restart, advance with its microseconds, entitlements), done by that device's engine as
+    /// Goldens/ENGINE.md says: error null, or why the action failed (paused, a Firestore status, storage.KIND, or the
+    /// local change's refusal); advance without device moves every device clock.
     case engineStep = "engine.step"
 
     /// The device's rows of one collection by document id: the fields as the device holds them (a tombstone's
-    /// included, stored form) and whether the row holds changes the server does not have.
+    /// included, stored form), whether the row holds changes the server does not have (a file the storage cap keeps
+    /// on the device is none), and for a flight or a map file whether the device holds its file, checked against its
+    /// hash.
     case engineRows = "engine.rows"
 
     /// What `--only` selects: dotted, `{collection}` standing for the input's collection (`schema.{collection}`).
@@ -1033,7 +1035,7 @@ public enum TesteeOperation: String, CaseIterable, Sendable {
             "{groups: [{keep: string, tombstone: [string], document: storedMap, deferredTaskId: string|null}]}"
         case .engineReset: "{}"
         case .engineStep: "{error: string|null}"
-        case .engineRows: "{rows: {*: {fields: storedMap, dirty: boolean}}}"
+        case .engineRows: "{rows: {*: {fields: storedMap, dirty: boolean, file?: boolean}}}"
         }
     }
 

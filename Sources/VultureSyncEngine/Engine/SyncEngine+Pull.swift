@@ -28,7 +28,7 @@ extension SyncEngine {
     /// Whether the last complete pull is older than the tombstone retention: a delete made meanwhile
     /// may have left a tombstone already purged, so this pull starts from no cursor (everything).
     var isBackAfterLongAbsence: Bool {
-        guard let last = store.state.lastPullAt else { return false }
+        guard let last = store.state.lastPullAt, !configuration.has(.noFullPullAfterLongAbsence) else { return false }
         return clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
     }
 
@@ -58,7 +58,8 @@ extension SyncEngine {
     /// The pull query's first page: `updatedAt >= cursor − overlap`, or every document without a cursor.
     func firstPageQuery(_ collection: SyncCollection) -> FirestoreQuery {
         var filters: [FirestoreQuery.Filter] = []
-        if let cursor = store.state.cursors[collection] {
+        let cursors = store.state.cursors
+        if let cursor = configuration.has(.oneCursorForAllCollections) ? cursors.values.max() : cursors[collection] {
             let overlap = configuration.has(.noOverlap) ? 0 : SchemaConstants.pullOverlapSeconds
             let from = cursor.adding(seconds: -overlap)
             let op: FirestoreQuery.Operator = configuration.has(.strictCursor) ? .greaterThan : .greaterThanOrEqual
@@ -66,7 +67,9 @@ extension SyncEngine {
         }
         return FirestoreQuery(
             parent: "users/\(uid)", collectionId: collection.rawValue, filters: filters,
-            orderBy: [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)],
+            orderBy: configuration.has(.pullOrderedByNameAlone)
+                ? [FirestoreQuery.Order(.documentName)]
+                : [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)],
             limit: configuration.pageSize)
     }
 
@@ -120,19 +123,20 @@ extension SyncEngine {
                 row.baseUpdateTime = nil
                 unreserveBlob(&row)
             }
-            // Only a row the server never had live (new, or made again after the tombstone arrived)
-            // can outlive a remote delete: a row already on the server was deleted after it was made,
-            // whatever the device clocks say (schema §5.4, without trusting a skewed clock).
-            let recreated = row.base == nil || row.base?["deleted"] == .boolean(true)
+            // Only a row the pilot made on this device since its last agreement (new, or made again
+            // after a delete, here or remote) can outlive a remote delete, when made after it: a row
+            // the server had live and this device only received or edited was deleted after it was
+            // made, whatever the device clocks say (schema §5.4, without trusting a skewed clock).
+            let recreated = row.base == nil || row.base?["deleted"] == .boolean(true) || row.createdSinceAgreement
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
-                localCreatedAt: recreated ? row.createdAt : nil)
-            // A record the server never agreed on merges against what this device first made.
-            let merged = DocumentMerge.merge(
-                base: row.base ?? row.createdFields, local: row.fields, remote: remote, collection: collection,
-                context: context)
+                localCreatedAt: recreated || configuration.has(.revivalByArrivalTime) ? row.createdAt : nil)
+            // A record the server never agreed on is new on both sides: no base, so each field the two
+            // made differently goes to the later clientUpdatedAt (or the field's own rule).
+            let merged = InjectedBug.merge(
+                base: row.base, local: row.fields, remote: remote, collection: collection, context: context,
+                bugs: configuration.injectedBugs)
             row.fields = merged.document
-            row.createdFields = nil
             if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
                 // The tombstone's delete removed the object: it is reserved and uploaded again.
                 map["uploaded"] = .boolean(false)
@@ -149,6 +153,8 @@ extension SyncEngine {
             row.deferredTaskId = merged.deferredTaskId
             row.base = remote
             row.baseUpdateTime = document.updateTime
+            // A revived row is this device's creation still; any other now agrees with the server.
+            row.createdSinceAgreement = merged.revived
             store.put(row)
         } else {
             var row = LocalRow(
@@ -170,12 +176,15 @@ extension SyncEngine {
         }
     }
 
-    /// The R4 duplicate pass, once, after iOS's first full pull (schema §4 risk R4): flights that are
-    /// one flight under two ids keep the earliest imported, with the others' fields merged in; the
-    /// others are tombstoned. A local flag marks it done (not synced).
+    /// The R4 duplicate pass, once, after iOS's first full pull (schema §4 risk R4), on the logbook
+    /// (Spec/pins.tsv `duplicatesLogbookScope`): logbook flights that are one flight under two ids
+    /// keep the earliest imported, with the others' fields merged in; the others are tombstoned.
+    /// Recents-only flights are not in the logbook and are left alone. A local flag marks it done
+    /// (not synced).
     func duplicatePass() throws(SyncError) {
-        guard configuration.platform == .ios, !store.state.duplicatePassDone else { return }
-        let flights = store.rows(.flights).filter { !$0.isTombstone }.map {
+        guard configuration.platform == .ios, !store.state.duplicatePassDone, !configuration.has(.noDuplicatePass)
+        else { return }
+        let flights = store.rows(.flights).filter { !$0.isTombstone && $0.fields["inLogbook"] == .boolean(true) }.map {
             StoredDocument(id: $0.id, fields: $0.fields)
         }
         for group in DuplicateFlights.groups(flights, context: MergeContext(tasksOnDevice: taskIdsOnDevice())) {
@@ -187,7 +196,7 @@ extension SyncEngine {
             }
             for id in group.tombstone { try? delete(.flights, id: id) }
         }
-        store.state.duplicatePassDone = true
+        store.state.duplicatePassDone = !configuration.has(.duplicatePassEveryPull)
     }
 
     /// The injected bug `trimWithoutIdTieBreak`: the trim with equal instants in the order the rows
@@ -202,6 +211,22 @@ extension SyncEngine {
                 id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
                 reason: .cap)
         }
+    }
+
+    /// The variant `recentsTieLargerIdKeeps`: the trim with equal instants ranked by id descending.
+    static func trimLargerIdFirst(_ live: [LocalRow]) -> [RecentsTrimChange] {
+        let rows = live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) }
+        let stranded = RecentsTrim.changes(rows).filter { $0.reason == .stranded }
+        let dated = live.compactMap { row -> (LocalRow, FirestoreTimestamp)? in
+            guard case .timestamp(let t)? = row.fields["lastOpenedAt"] else { return nil }
+            return (row, t)
+        }.sorted { a, b in a.1 != b.1 ? a.1 > b.1 : a.0.id > b.0.id }
+        let capped = dated.dropFirst(Int(SchemaLimits.recentsMax)).map { row, _ in
+            RecentsTrimChange(
+                id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
+                reason: .cap)
+        }
+        return (stranded + capped).sorted { $0.id < $1.id }
     }
 
     /// A row whose server record is gone (a purged tombstone) may name an object the delete removed:
@@ -259,6 +284,7 @@ extension SyncEngine {
         var changes = RecentsTrim.changes(
             live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) })
         if configuration.has(.trimWithoutIdTieBreak) { changes = Self.trimByArrival(live) }
+        if configuration.has(.recentsTieLargerIdKeeps) { changes = Self.trimLargerIdFirst(live) }
         var cleared: [String] = []
         var tombstoned: [String] = []
         for change in changes {

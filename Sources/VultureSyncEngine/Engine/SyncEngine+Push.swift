@@ -10,7 +10,11 @@ extension SyncEngine {
     /// - Throws: ``SyncError``; every batch committed before the error stays committed.
     public func push() throws(SyncError) {
         try checkPause()
-        try ensureProfile()
+        if configuration.has(.profileAfterRecords) {
+            if store.state.profile == nil { try pullProfile() }
+        } else {
+            try ensureProfile()
+        }
         for collection in SyncCollection.pushOrder {
             try pushReservations(collection)
             try pushCountedTombstones(collection)
@@ -18,6 +22,7 @@ extension SyncEngine {
             try uploadReserved(collection)
             try pushChanges(collection)
         }
+        if configuration.has(.profileAfterRecords) { try ensureProfile() }
     }
 
     // MARK: - Writes
@@ -33,8 +38,13 @@ extension SyncEngine {
         if row.collection.hasCommonFields { fields["updatedAt"] = .serverTimestamp }
         let path = row.path(uid: uid)
         if row.isTombstone {
-            return (try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: precondition))
+            let mask =
+                configuration.has(.tombstoneAsMerge) ? fields.keys.sorted().map { FieldPath(unchecked: [$0]) } : nil
+            return (try? FirestoreWrite(path: path, fields: fields, mask: mask, precondition: precondition))
                 ?? .delete(path: path)
+        }
+        if configuration.has(.editsAsFullDocuments), let base = row.base, base["deleted"] != .boolean(true) {
+            return (try? FirestoreWrite(path: path, fields: fields, mask: nil)) ?? .delete(path: path)
         }
         var paths: [[String]]
         if let base = row.base, base["deleted"] != .boolean(true) {
@@ -111,6 +121,7 @@ extension SyncEngine {
             row.base = agreed
             row.baseUpdateTime =
                 result.writeResults.indices.contains(index) ? result.writeResults[index].updateTime : nil
+            row.createdSinceAgreement = false
             store.put(row)
         }
         try commitStore()
@@ -145,6 +156,8 @@ extension SyncEngine {
 
     /// The precondition of a row's write: absent when the server never had it, else its base's version.
     func agreedVersion(_ row: LocalRow) -> FirestorePrecondition? {
+        if configuration.has(.editsWithoutPreconditions) { return nil }
+        if configuration.has(.editsAsFullDocuments), row.base != nil { return nil }
         guard row.base != nil else { return .exists(false) }
         return row.baseUpdateTime.map { .updateTime($0) }
     }
@@ -153,14 +166,13 @@ extension SyncEngine {
         var rows: [LocalRow] = []
         var writes: [FirestoreWrite] = []
         var bytes = 0
+        let maxWrites = configuration.has(.oneWritePerCommit) ? 1 : Int(SchemaLimits.engineBatchMaxWrites)
+        let maxBytes = Int(SchemaLimits.engineBatchMaxPayloadBytes) * (configuration.has(.payloadCapTenfold) ? 10 : 1)
         for row in store.rows(collection)
         where row.isDirty && !(needsReservation(row) && !reservationBlocked(row)) && !isCountedTombstone(row) {
             let w = write(for: row, precondition: agreedVersion(row))
             let size = Self.estimatedBytes(w)
-            if !writes.isEmpty
-                && (writes.count >= Int(SchemaLimits.engineBatchMaxWrites)
-                    || bytes + size > Int(SchemaLimits.engineBatchMaxPayloadBytes))
-            {
+            if !writes.isEmpty && (writes.count >= maxWrites || bytes + size > maxBytes) {
                 _ = try commitBatch(collection, rows: rows, writes: writes)
                 rows = []
                 writes = []
@@ -232,7 +244,8 @@ extension SyncEngine {
         try? FirestoreWrite(
             path: "users/\(uid)",
             fields: [
-                "storageBytes": .increment(.integer(delta)),
+                "storageBytes": configuration.has(.storageBytesByValue)
+                    ? .integer(storageBytes + delta) : .increment(.integer(delta)),
                 "storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)]),
             ],
             mask: [FieldPath(["storageBytes"]), FieldPath(["storageRef"])])
@@ -267,7 +280,7 @@ extension SyncEngine {
                 continue
             }
             var reserved = map
-            reserved["uploaded"] = .boolean(false)
+            reserved["uploaded"] = .boolean(configuration.has(.reserveMarkedUploaded))
             row.fields[kind.mapField] = .map(reserved)
             let precondition: FirestorePrecondition? =
                 configuration.has(.reserveWithoutPrecondition)
@@ -285,6 +298,8 @@ extension SyncEngine {
                 events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
+                // The bug uploadedNotOred also keeps its refused reservation as the local value.
+                if configuration.has(.uploadedNotOred) { store.put(row) }
                 try reconcile(collection, id: row.id)
             }
         }
@@ -392,8 +407,9 @@ extension SyncEngine {
         return docs.filter { $0.id != row.id }.map { ($0.id, $0.fields) }
     }
 
-    /// Uploads every reserved object this device has (idempotent: `ifGenerationMatch=0`, an object
-    /// already there counts as uploaded), then marks the record `uploaded: true` for the next batch.
+    /// Uploads every reserved object this device has, replacing whatever is at its path (schema §2:
+    /// the path is the content's hash, so a retry overwrites the same object, and a wrong object
+    /// left there is repaired), then marks the record `uploaded: true` for the next batch.
     func uploadReserved(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         for var row in store.rows(collection) where !row.isTombstone {
@@ -410,12 +426,18 @@ extension SyncEngine {
             let object = StorageObject(
                 path: path, bytes: gz, contentType: metadata.contentType, contentEncoding: metadata.contentEncoding,
                 customMetadata: metadata.customMetadata)
-            do {
-                try storage.upload(object, onlyIfAbsent: true)
-            } catch  where error.kind == .preconditionFailed {
-                // Content-addressed: the same bytes are there already.
-            } catch {
-                throw .storage(error)
+            var attempts = 0
+            while true {
+                do {
+                    try storage.upload(object, onlyIfAbsent: false)
+                } catch  where error.kind == .unavailable && configuration.has(.uploadRetriedWithinSync) && attempts < 3
+                {
+                    attempts += 1
+                    continue
+                } catch {
+                    throw .storage(error)
+                }
+                break
             }
             events.append(.uploaded(path: path))
             map["uploaded"] = .boolean(true)
@@ -451,12 +473,37 @@ extension SyncEngine {
             return
         }
         var mask: [String] = []
-        if case .array(let platforms)? = profile["platforms"], !platforms.contains(platform) {
+        if case .array(let platforms)? = profile["platforms"], platforms.contains(platform) {
+        } else {
+            if configuration.has(.profileRewritten) {
+                let fields: [String: FirestoreValue] = [
+                    "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(now),
+                    "lastSeenAt": .timestamp(now), "platforms": .array([platform]), "storageBytes": .integer(0),
+                    "storageRef": .null,
+                ]
+                if let set = try? FirestoreWrite(path: path, fields: fields) {
+                    _ = try firestore("rewrite profile") { () throws(FirestoreError) in try database.commit([set]) }
+                }
+                try pullProfile()
+                return
+            }
+            var platforms: [FirestoreValue] = []
+            if case .array(let known)? = profile["platforms"] { platforms = known }
             profile["platforms"] = .array(platforms + [platform])
             mask.append("platforms")
         }
+        // A profile an increment made before its creation (another engine may write it after the
+        // records) gets what it lacks.
+        for (name, value) in [
+            ("schema", FirestoreValue.integer(SchemaConstants.schemaVersion)), ("createdAt", .timestamp(now)),
+        ] where profile[name] == nil {
+            profile[name] = value
+            mask.append(name)
+        }
         let day: Int64 = 86_400
-        if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day {
+        if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day,
+            !configuration.has(.lastSeenAtEverySync)
+        {
         } else {
             profile["lastSeenAt"] = .timestamp(now)
             mask.append("lastSeenAt")

@@ -4,10 +4,9 @@ import VultureSyncSchema
 extension SyncEngine {
     /// The 90-day purge (schema §5.4): tombstones whose `deletedAt` is older than the retention are
     /// removed locally and deleted in Firestore (the single-field query `deletedAt < now − 90 days`,
-    /// in batches of at most 400 deletes). A tombstone is purged only once it has also been on the
-    /// server for the retention (its `updatedAt` older than the cutoff, checked on the query's
-    /// results): a delete pushed late by a device that was away still reaches every device that
-    /// syncs within the retention (Spec/pins.tsv `purgeAfterServerRetention`).
+    /// in batches of at most 400 deletes), by the device clock. A delete pushed more than the
+    /// retention after it was made is purged at once: the devices that kept the flight agreed then
+    /// keep it (schema §5.4 accepts what a device offline that long brings about).
     /// - Throws: ``SyncError``.
     public func purgeTombstones() throws(SyncError) {
         let cutoff = clock().adding(seconds: -SchemaConstants.tombstoneRetentionDays * 86_400)
@@ -22,13 +21,17 @@ extension SyncEngine {
             let stale =
                 configuration.has(.purgeDeletesLive)
                 ? old
-                : old.filter {
-                    $0.fields["deleted"] == .boolean(true) && Self.older($0.fields["updatedAt"], than: cutoff)
-                }
+                : old.filter { $0.fields["deleted"] == .boolean(true) }
             var purged: [String] = []
             var start = 0
+            let batch =
+                configuration.has(.oneWritePerCommit)
+                ? 1
+                : Int(
+                    configuration.has(.purgeBatchesOf500)
+                        ? SchemaLimits.batchMaxWrites : SchemaLimits.engineBatchMaxWrites)
             while start < stale.count {
-                let chunk = stale[start..<min(stale.count, start + Int(SchemaLimits.engineBatchMaxWrites))]
+                let chunk = stale[start..<min(stale.count, start + batch)]
                 let deletes = chunk.map { FirestoreWrite.delete(path: $0.path) }
                 _ = try firestore("purge \(collection.rawValue)") { () throws(FirestoreError) in
                     try database.commit(deletes)
@@ -37,9 +40,7 @@ extension SyncEngine {
                 start += chunk.count
             }
             for row in store.rows(collection) where row.isTombstone && !row.isDirty {
-                if case .timestamp(let t)? = row.fields["deletedAt"], t < cutoff,
-                    Self.older(row.fields["updatedAt"], than: cutoff)
-                {
+                if case .timestamp(let t)? = row.fields["deletedAt"], t < cutoff {
                     store.remove(collection, id: row.id)
                     if !purged.contains(row.id) { purged.append(row.id) }
                 }
@@ -49,9 +50,4 @@ extension SyncEngine {
         }
     }
 
-    /// Whether a timestamp field is before `cutoff` (an absent one is not).
-    static func older(_ value: FirestoreValue?, than cutoff: FirestoreTimestamp) -> Bool {
-        guard case .timestamp(let t)? = value else { return false }
-        return t < cutoff
-    }
 }

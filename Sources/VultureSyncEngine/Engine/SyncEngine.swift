@@ -20,11 +20,14 @@ public struct SyncConfiguration: Sendable, Hashable {
     public var pageSize: Int
     /// Bugs to behave as if the engine had them (simulation and tests only; empty otherwise).
     public var injectedBugs: Set<InjectedBug>
+    /// Choices the seed leaves free, made otherwise (tests only; empty otherwise).
+    public var variants: Set<EngineVariant>
 
     /// A configuration; `retries` defaults to 3 and `pageSize` to the schema's page size.
     public init(
         uid: String, deviceId: String, platform: Platform, entitlements: [String] = [], retries: Int = 3,
-        pageSize: Int = Int(SchemaConstants.pullPageSize), injectedBugs: Set<InjectedBug> = []
+        pageSize: Int = Int(SchemaConstants.pullPageSize), injectedBugs: Set<InjectedBug> = [],
+        variants: Set<EngineVariant> = []
     ) {
         self.uid = uid
         self.deviceId = deviceId
@@ -33,10 +36,14 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.retries = retries
         self.pageSize = max(1, pageSize)
         self.injectedBugs = injectedBugs
+        self.variants = variants
     }
 
     /// Whether the engine behaves as if it had `bug`.
     func has(_ bug: InjectedBug) -> Bool { injectedBugs.contains(bug) }
+
+    /// Whether the engine makes the choice `variant`.
+    func has(_ variant: EngineVariant) -> Bool { variants.contains(variant) }
 
     /// Whether the user is Pro (the claim holds `all`, schema §6): no storage cap.
     public var isPro: Bool { entitlements.contains(SchemaConstants.proEntitlement) }
@@ -191,16 +198,20 @@ public final class SyncEngine {
             do {
                 return try body()
             } catch {
-                if error.status == .resourceExhausted {
-                    let until = Self.nextDay(after: clock())
+                if error.status == .resourceExhausted, !configuration.has(.quotaErrorRetried) {
+                    let until =
+                        configuration.has(.pauseForADay)
+                        ? clock().adding(seconds: 86_400) : Self.nextDay(after: clock())
                     store.state.pausedUntil = until
                     events.append(.paused(until: until))
                     try commitStore()
                     throw .paused(until: until)
                 }
-                guard Self.retryable.contains(error.status), attempt < configuration.retries else {
-                    throw .firestore(error)
-                }
+                let retries = configuration.has(.noRetryWithinSync) ? 0 : configuration.retries
+                let retryable =
+                    Self.retryable.contains(error.status)
+                    || (error.status == .resourceExhausted && configuration.has(.quotaErrorRetried))
+                guard retryable, attempt < retries else { throw .firestore(error) }
                 attempt += 1
                 events.append(.retried("\(what): \(error.status.rawValue)"))
             }

@@ -58,7 +58,7 @@ public final class EmulatorScenarioBackend: ScenarioBackend {
 
     /// The server's clock is real and runs on its own: nothing moves here (the replay moves the
     /// device clocks), but the seconds are counted for ``lateCommitTime(lateBySeconds:)``.
-    public func advance(seconds: Int64) { advancedSeconds += max(0, seconds) }
+    public func advance(seconds: Int64, microseconds: Int64) { advancedSeconds += max(0, seconds) }
 
     /// The emulator's now minus what of `late` the scenario's advances do not cover: in memory the
     /// server's clock moved by ``advancedSeconds`` since the scenario began, here it did not, so a

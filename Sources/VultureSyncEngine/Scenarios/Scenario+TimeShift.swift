@@ -25,8 +25,8 @@ extension Scenario {
                 return .importFlight(device: d, igc: igc, fields: moveFields(fields))
             case .importMapFile(let d, let content, let fields):
                 return .importMapFile(device: d, content: content, fields: moveFields(fields))
-            case .save(let d, let c, let id, let changes):
-                return .save(device: d, collection: c, id: id, changes: moveFields(changes))
+            case .save(let d, let c, let id, let changes, let fill):
+                return .save(device: d, collection: c, id: id, changes: moveFields(changes), fill: fill)
             case .serverCommit(let writes, let late):
                 return .serverCommit(
                     writes: writes.map { w in
@@ -39,7 +39,9 @@ extension Scenario {
             case .expect(var e):
                 e.server = e.server.mapValues { $0.map(moveFields) }
                 e.rows = e.rows.mapValues { rows in
-                    rows.mapValues { row in row.map { RowExpectation(fields: moveFields($0.fields), dirty: $0.dirty) } }
+                    rows.mapValues { row in
+                        row.map { RowExpectation(fields: moveFields($0.fields), dirty: $0.dirty, file: $0.file) }
+                    }
                 }
                 return .expect(e)
             default:

@@ -11,8 +11,8 @@ public protocol ScenarioBackend: AnyObject {
     /// The server's time now (the in-memory clock; for a real server, the time of a probe commit).
     /// - Throws: `FirestoreError` when the probe fails.
     func serverNow() throws(FirestoreError) -> FirestoreTimestamp
-    /// Time passes on the server (a real server's clock runs on its own).
-    func advance(seconds: Int64)
+    /// Time passes on the server by `seconds` and `microseconds` (a real server's clock runs on its own).
+    func advance(seconds: Int64, microseconds: Int64)
     /// The database as a device signed in as `uid` reaches it: on the emulator its requests carry
     /// the user's ID token, whose `revenueCatEntitlements` claim `entitlements` gives on every
     /// request (a refreshed token takes effect at once), so security rules judge them. By default
@@ -67,7 +67,9 @@ public final class InMemoryScenarioBackend: ScenarioBackend {
     public var firestore: FirestoreDatabase { memory }
     public var storage: CloudStorage { bucket }
     public func serverNow() throws(FirestoreError) -> FirestoreTimestamp { clock.now }
-    public func advance(seconds: Int64) { clock.advance(seconds: seconds) }
+    public func advance(seconds: Int64, microseconds: Int64) {
+        clock.advance(seconds: seconds, microseconds: microseconds)
+    }
 }
 
 /// The entitlements a device's ID token carries (its `revenueCatEntitlements` claim, schema §6),
@@ -111,11 +113,15 @@ public struct ScenarioRowState: Sendable, Hashable {
     public var fields: [String: FirestoreValue]
     /// Whether the row holds changes the server does not have.
     public var dirty: Bool
+    /// Whether the device holds the record's file (checked against its hash); nil when the engine
+    /// did not say (an `expect` step asking for it then fails).
+    public var file: Bool?
 
     /// A row state as given.
-    public init(fields: [String: FirestoreValue], dirty: Bool) {
+    public init(fields: [String: FirestoreValue], dirty: Bool, file: Bool? = nil) {
         self.fields = fields
         self.dirty = dirty
+        self.file = file
     }
 }
 
@@ -124,11 +130,11 @@ public struct ScenarioRowState: Sendable, Hashable {
 public protocol ScenarioDeviceView {
     /// The devices' names, sorted.
     var deviceNames: [String] { get }
-    /// The device's row of `collection` with `id`, or nil when it has none.
+    /// The device's rows of `collection` by id, tombstones included.
     /// - Throws: when the device cannot be asked (a testee that broke the protocol).
-    func row(device: String, collection: SyncCollection, id: String) throws -> ScenarioRowState?
-    /// The number of writes of each commit the device sent since the previous call (refused ones included).
-    func takeCommitSizes(device: String) -> [Int]
+    func rows(device: String, collection: SyncCollection) throws -> [String: ScenarioRowState]
+    /// The number of requests the device sent since the previous call (refused ones included).
+    func takeRequestCount(device: String) -> Int
 }
 
 /// Replays a scenario with the reference engine against a backend.
@@ -140,26 +146,34 @@ public enum ScenarioReplay {
         let claims: EntitlementClaims
         let recorder: RecordingFirestore
         let bucket: RecordingCloudStorage
+        let ledger: ScenarioDeviceLedger
+        let database: ScenarioDeviceFirestore
+        let storage: ScenarioDeviceStorage
         let store = InMemoryLocalStore()
-        /// How many of the recorder's requests the previous `expect` step saw.
-        var seenRequests = 0
         let clock: ManualClock
         var engine: SyncEngine
 
         init(
-            _ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp, pageSize: Int
+            _ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp, pageSize: Int,
+            configure: (inout SyncConfiguration) -> Void
         ) {
             self.config = config
             let claims = EntitlementClaims(config.entitlements)
             self.claims = claims
             recorder = RecordingFirestore(backend.database(signedInAs: uid, entitlements: { claims.current }))
             bucket = RecordingCloudStorage(backend.storage)
+            let server = backend.storage
+            ledger = ScenarioDeviceLedger(
+                device: config.name, uid: uid, objectExists: { (try? server.download($0)) ?? nil != nil })
+            database = ScenarioDeviceFirestore(recorder, ledger: ledger)
+            storage = ScenarioDeviceStorage(bucket, ledger: ledger)
             clock = ManualClock(start.adding(seconds: config.clockOffsetSeconds))
+            var configuration = SyncConfiguration(
+                uid: uid, deviceId: "device-\(config.name)", platform: config.platform,
+                entitlements: config.entitlements, pageSize: pageSize)
+            configure(&configuration)
             engine = SyncEngine(
-                configuration: SyncConfiguration(
-                    uid: uid, deviceId: "device-\(config.name)", platform: config.platform,
-                    entitlements: config.entitlements, pageSize: pageSize),
-                database: recorder, storage: bucket, store: store, clock: clock.source)
+                configuration: configuration, database: database, storage: storage, store: store, clock: clock.source)
         }
 
         func reconfigure(entitlements: [String], backend: ScenarioBackend) {
@@ -169,8 +183,11 @@ public enum ScenarioReplay {
     }
 
     /// Runs every step; an unexpected error or an expectation that does not hold is a failure (the
-    /// replay goes on to report them all).
-    public static func run(_ given: Scenario, backend: ScenarioBackend) -> ScenarioResult {
+    /// replay goes on to report them all). `configure` adjusts each device's engine configuration
+    /// (tests give the engines a bug or another choice).
+    public static func run(
+        _ given: Scenario, backend: ScenarioBackend, configure: (inout SyncConfiguration) -> Void = { _ in }
+    ) -> ScenarioResult {
         var scenario = given
         do {
             let start = try backend.start(for: given)
@@ -181,16 +198,19 @@ public enum ScenarioReplay {
         var devices: [String: Device] = [:]
         for d in scenario.devices {
             devices[d.name] = Device(
-                d, uid: scenario.uid, backend: backend, start: scenario.start, pageSize: scenario.pageSize)
+                d, uid: scenario.uid, backend: backend, start: scenario.start, pageSize: scenario.pageSize,
+                configure: configure)
         }
         var failures: [String] = []
         for (index, step) in scenario.steps.enumerated() {
             let p = "/steps/\(index)"
+            for d in devices.values { d.ledger.begin(step: p) }
             do {
                 try perform(step, p, devices: devices, backend: backend, uid: scenario.uid, failures: &failures)
             } catch {
                 failures.append("\(p): \(error)")
             }
+            for name in devices.keys.sorted() { failures += devices[name]?.ledger.takeViolations() ?? [] }
         }
         return ScenarioResult(
             id: scenario.id, failures: failures, events: devices.mapValues { $0.engine.events })
@@ -211,39 +231,40 @@ public enum ScenarioReplay {
             try device(d).engine.importFlight(igc: igc, fields: fields)
         case .importMapFile(let d, let content, let fields):
             try device(d).engine.importMapFile(content: content, fields: fields)
-        case .save(let d, let collection, let id, let changes):
-            try device(d).engine.save(collection, id: id, changes: changes)
+        case .save(let d, let collection, let id, let changes, let fill):
+            try device(d).engine.save(collection, id: id, changes: ScenarioStep.filled(changes, fill))
         case .delete(let d, let collection, let id):
             try device(d).engine.delete(collection, id: id)
-        case .open(let d, let id):
-            try device(d).engine.openFlight(id)
-        case .run(let d, let action, let expected):
+        case .open(let d, let id, let outcomes):
+            var outcome: String?
+            do { try device(d).engine.openFlight(id) } catch { outcome = "\(error)" }
+            if let failure = judge(outcome, outcomes, at: p) { failures.append(failure) }
+        case .run(let d, let action, let outcomes):
             let engine = try device(d).engine
             var outcome: String?
             do {
                 try engine.perform(action)
             } catch {
                 outcome = Self.outcome(of: error)
-                if expected == nil { failures.append("\(p): \(action.rawValue) failed: \(error)") }
             }
-            if let expected, outcome != expected {
-                failures.append("\(p)/error: expected \(expected), actual \(outcome ?? "success")")
-            }
+            if let failure = judge(outcome, outcomes, at: p) { failures.append(failure) }
         case .restart(let d):
             // The process restarts: the store keeps what it committed, the engine starts afresh.
             let dev = try device(d)
             dev.store.crash()
             dev.engine = SyncEngine(
-                configuration: dev.engine.configuration, database: dev.recorder, storage: dev.bucket, store: dev.store,
-                clock: dev.clock.source)
+                configuration: dev.engine.configuration, database: dev.database, storage: dev.storage,
+                store: dev.store, clock: dev.clock.source)
         case .serverCommit(let writes, let late):
             try commitOnServer(writes, lateBySeconds: late, backend: backend)
-        case .advance(let seconds, let d):
+        case .serverUpload(let path, let bytes):
+            try uploadOnServer(path: path, bytes: bytes, backend: backend)
+        case .advance(let seconds, let micros, let d):
             if let d {
-                try device(d).clock.advance(seconds: seconds)
+                try device(d).clock.advance(seconds: seconds, microseconds: micros)
             } else {
-                backend.advance(seconds: seconds)
-                for dev in devices.values { dev.clock.advance(seconds: seconds) }
+                backend.advance(seconds: seconds, microseconds: micros)
+                for dev in devices.values { dev.clock.advance(seconds: seconds, microseconds: micros) }
             }
         case .fault(let d, let request, let fault):
             try device(d).recorder.inject(fault, next: request)
@@ -257,6 +278,14 @@ public enum ScenarioReplay {
         case .expect(let e):
             failures += try check(e, at: p, devices: ReplayDevices(devices: devices), backend: backend, uid: uid)
         }
+    }
+
+    /// The failure of a device step whose outcome (nil: success; else the failure's name or message)
+    /// is not one the step accepts, or nil.
+    public static func judge(_ outcome: String?, _ outcomes: StepOutcomes, at p: String) -> String? {
+        if outcomes.accepts(outcome) { return nil }
+        if outcomes == .success { return "\(p): the step failed: \(outcome ?? "")" }
+        return "\(p)/error: expected \(outcomes), actual \(outcome ?? "success")"
     }
 
     /// A `serverCommit` step: another client commits `writes` directly; with `lateBySeconds` each
@@ -277,25 +306,30 @@ public enum ScenarioReplay {
         _ = try backend.firestore.commit(sent)
     }
 
+    /// A `serverUpload` step: another client puts `bytes` at `path` (`application/gzip`, no metadata),
+    /// replacing any object there.
+    /// - Throws: `CloudStorageError` when the bucket refuses it.
+    public static func uploadOnServer(path: String, bytes: Data, backend: ScenarioBackend) throws {
+        try backend.storage.upload(
+            StorageObject(path: path, bytes: bytes, contentType: StorageObjectMetadata.igc.contentType),
+            onlyIfAbsent: false)
+    }
+
     /// The devices of a replay with the reference engine, as an `expect` step reads them.
     struct ReplayDevices: ScenarioDeviceView {
         let devices: [String: Device]
         var deviceNames: [String] { devices.keys.sorted() }
 
-        func row(device: String, collection: SyncCollection, id: String) -> ScenarioRowState? {
-            devices[device]?.store.row(collection, id: id).map {
-                ScenarioRowState(fields: $0.fields, dirty: $0.isDirty)
+        func rows(device: String, collection: SyncCollection) -> [String: ScenarioRowState] {
+            guard let d = devices[device] else { return [:] }
+            var out: [String: ScenarioRowState] = [:]
+            for row in d.store.rows(collection) {
+                out[row.id] = ScenarioRowState(fields: row.fields, dirty: row.isDirty, file: d.engine.holdsFile(row))
             }
+            return out
         }
 
-        func takeCommitSizes(device: String) -> [Int] {
-            guard let d = devices[device] else { return [] }
-            let requests = d.recorder.requests
-            let sizes = requests[min(d.seenRequests, requests.count)...].filter { $0.kind == .commit }.map(
-                \.writes.count)
-            d.seenRequests = requests.count
-            return sizes
-        }
+        func takeRequestCount(device: String) -> Int { devices[device]?.ledger.takeRequestCount() ?? 0 }
     }
 
     /// How a scenario's `error` names a failed sync: `paused`, a Firestore status (`UNAVAILABLE`),
@@ -309,15 +343,23 @@ public enum ScenarioReplay {
         }
     }
 
-    /// Whether `actual` holds every field of `expected` (a null also matches an absent field). With
-    /// `realClock`, a server timestamp field only has to hold a timestamp.
+    /// Whether `actual` holds every field path of `expected` (a null also matches an absent field).
+    /// With `realClock`, a server timestamp field only has to hold a timestamp. The profile's
+    /// `platforms` (a set of platform names) compares without order.
     static func compare(
-        _ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String, realClock: Bool = false
+        _ expected: [String: FirestoreValue], _ actual: [String: FirestoreValue], _ p: String, realClock: Bool = false,
+        unordered: Set<String> = []
     ) -> [String] {
         expected.keys.sorted().compactMap { key in
             let want = expected[key] ?? .null
-            let have = actual[key] ?? .null
+            let path = (try? FieldPath(parsing: key)) ?? FieldPath(unchecked: [key])
+            let have = FirestoreValue.map(actual)[path: path] ?? .null
             if realClock, serverTimestampFields.contains(key), case .timestamp = want, case .timestamp = have {
+                return nil
+            }
+            if unordered.contains(key), case .array(let w) = want, case .array(let h) = have, w.count == h.count,
+                w.allSatisfy({ x in w.filter { $0 == x }.count == h.filter { $0 == x }.count })
+            {
                 return nil
             }
             return want == have ? nil : "\(JSONPointer.appending(p, key)): expected \(want), actual \(have)"
@@ -329,9 +371,38 @@ public enum ScenarioReplay {
         SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).filter { $0.writeAs == .serverTimestamp }.map(
             \.name))
 
+    /// The profile's fields that hold a set (compared without order).
+    static let profileSets: Set<String> = ["platforms"]
+
+    /// The documents of one collection on the server.
+    static func documents(_ collection: SyncCollection, backend: ScenarioBackend, uid: String) throws
+        -> [FirestoreDocument]
+    {
+        try backend.firestore.runQuery(FirestoreQuery(parent: "users/\(uid)", collectionId: collection.rawValue))
+    }
+
+    /// `storageBytes` as schema §2 defines it: the gzBytes of every distinct object a live document's
+    /// blob map names, each object once.
+    public static func countedStorageBytes(backend: ScenarioBackend, uid: String) throws -> Int64 {
+        var sizes: [String: Int64] = [:]
+        for kind in StorageObjectKind.allCases {
+            guard let collection = SyncCollection.allCases.first(where: { $0.documentType == kind.recordType }) else {
+                continue
+            }
+            for doc in try documents(collection, backend: backend, uid: uid).sorted(by: { $0.path < $1.path })
+            where doc.fields["deleted"] != .boolean(true) {
+                guard case .map(let map)? = doc.fields[kind.mapField], case .string(let path)? = map["path"],
+                    case .integer(let gz)? = map["gzBytes"], sizes[path] == nil
+                else { continue }
+                sizes[path] = gz
+            }
+        }
+        return sizes.values.reduce(0, +)
+    }
+
     /// The expectations of an `expect` step at pointer `p` that do not hold, each
     /// `POINTER: expected …, actual …`: server documents, objects, counts and `storageBytes` read from
-    /// `backend`, rows and commit sizes from `devices` (whose commits since the previous step are taken).
+    /// `backend`, rows and request counts from `devices` (whose requests since the previous step are taken).
     /// - Throws: what reading the backend or the devices throws.
     public static func check(
         _ e: ScenarioExpectation, at p: String, devices: ScenarioDeviceView, backend: ScenarioBackend, uid: String
@@ -345,20 +416,29 @@ public enum ScenarioReplay {
             case (nil, .some): out.append("\(sp): expected no document, found one")
             case (.some, nil): out.append("\(sp): expected a document, found none")
             case (.some(let want), .some(let have)):
-                out += compare(want, have.fields, sp, realClock: backend.serverClockIsReal)
+                out += compare(
+                    want, have.fields, sp, realClock: backend.serverClockIsReal,
+                    unordered: path == "users/\(uid)" ? profileSets : [])
             }
         }
+        var fetched: [String: [SyncCollection: [String: ScenarioRowState]]] = [:]
+        func rows(_ device: String, _ collection: SyncCollection) throws -> [String: ScenarioRowState] {
+            if let known = fetched[device]?[collection] { return known }
+            let answer = try devices.rows(device: device, collection: collection)
+            fetched[device, default: [:]][collection] = answer
+            return answer
+        }
         for name in e.rows.keys.sorted() {
-            guard devices.deviceNames.contains(name), let rows = e.rows[name] else { continue }
-            for key in rows.keys.sorted() {
+            guard devices.deviceNames.contains(name), let expected = e.rows[name] else { continue }
+            for key in expected.keys.sorted() {
                 let rp = JSONPointer.appending(p + "/rows/" + name, key)
                 let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let collection = SyncCollection(rawValue: parts[0]) else {
                     out.append("\(rp): a row key is COLLECTION/ID")
                     continue
                 }
-                let row = try devices.row(device: name, collection: collection, id: parts[1])
-                switch (rows[key] ?? nil, row) {
+                let row = try rows(name, collection)[parts[1]]
+                switch (expected[key] ?? nil, row) {
                 case (nil, nil): break
                 case (nil, .some): out.append("\(rp): expected no row, found one")
                 case (.some, nil): out.append("\(rp): expected a row, found none")
@@ -367,6 +447,30 @@ public enum ScenarioReplay {
                     if let dirty = want.dirty, dirty != have.dirty {
                         out.append("\(rp)/dirty: expected \(dirty), actual \(have.dirty)")
                     }
+                    if let file = want.file, file != have.file {
+                        out.append(
+                            "\(rp)/file: expected \(file), actual \(have.file.map { "\($0)" } ?? "not answered")")
+                    }
+                }
+            }
+        }
+        for name in e.converged {
+            for collection in SyncCollection.pushOrder {
+                let cp = "\(p)/converged: device \(name), \(collection.rawValue)"
+                let mine = try rows(name, collection)
+                let live = Set(mine.filter { $0.value.fields["deleted"] != .boolean(true) }.keys)
+                let server = Set(
+                    try documents(collection, backend: backend, uid: uid).filter {
+                        $0.fields["deleted"] != .boolean(true)
+                    }.map(\.id))
+                for id in live.subtracting(server).sorted() {
+                    out.append("\(cp): \(id) is live here, not on the server")
+                }
+                for id in server.subtracting(live).sorted() {
+                    out.append("\(cp): \(id) is live on the server, not here")
+                }
+                for id in mine.keys.sorted() where mine[id]?.dirty == true {
+                    out.append("\(cp): \(id) holds changes the server does not have")
                 }
             }
         }
@@ -379,8 +483,9 @@ public enum ScenarioReplay {
             }
         }
         for collection in e.serverCounts.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            let query = FirestoreQuery(parent: "users/\(uid)", collectionId: collection.rawValue)
-            let live = try backend.firestore.runQuery(query).filter { $0.fields["deleted"] != .boolean(true) }.count
+            let live = try documents(collection, backend: backend, uid: uid).filter {
+                $0.fields["deleted"] != .boolean(true)
+            }.count
             if live != e.serverCounts[collection] {
                 out.append(
                     "\(p)/serverCounts/\(collection.rawValue): expected \(e.serverCounts[collection] ?? 0), actual \(live)"
@@ -388,15 +493,25 @@ public enum ScenarioReplay {
             }
         }
         for name in devices.deviceNames {
-            let sizes = devices.takeCommitSizes(device: name)
-            if let want = e.commits[name], want != sizes {
-                out.append("\(p)/commits/\(name): expected \(want), actual \(sizes)")
+            let sent = devices.takeRequestCount(device: name)
+            if let want = e.requests[name], want != sent {
+                out.append("\(p)/requests/\(name): expected \(want), actual \(sent)")
             }
         }
         if let bytes = e.storageBytes {
             let profile = try backend.firestore.get("users/\(uid)")
             let have = profile?.fields["storageBytes"] ?? .null
-            if have != .integer(bytes) { out.append("\(p)/storageBytes: expected \(bytes), actual \(have)") }
+            switch bytes {
+            case .value(let n):
+                if have != .integer(n) { out.append("\(p)/storageBytes: expected \(n), actual \(have)") }
+            case .counted:
+                let counted = try countedStorageBytes(backend: backend, uid: uid)
+                if have != .integer(counted) {
+                    out.append(
+                        "\(p)/storageBytes: expected \(counted) (the gzBytes of every object a live document names, "
+                            + "each once), actual \(have)")
+                }
+            }
         }
         return out
     }

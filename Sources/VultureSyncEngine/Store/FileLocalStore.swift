@@ -88,7 +88,7 @@ public final class FileLocalStore: LocalStore {
                     "origin": .string(r.origin.rawValue), "createdAt": .timestamp(r.createdAt),
                     "deferredTaskId": r.deferredTaskId.map { .string($0) } ?? .null,
                     "pendingBlobMap": r.pendingBlobMap ?? .null,
-                    "createdFields": r.createdFields.map { .map($0) } ?? .null,
+                    "createdSinceAgreement": .boolean(r.createdSinceAgreement),
                 ])
             }
             if !byId.isEmpty { rows[c.rawValue] = .map(byId) }
@@ -131,13 +131,11 @@ public final class FileLocalStore: LocalStore {
                 var deferred: String?
                 if case .string(let d)? = m["deferredTaskId"] { deferred = d }
                 let pending = m["pendingBlobMap"] == .null ? nil : m["pendingBlobMap"]
-                var created: [String: FirestoreValue]?
-                if case .map(let c)? = m["createdFields"] { created = c }
                 store.put(
                     LocalRow(
                         collection: c, id: id, fields: fields, base: base, baseUpdateTime: baseTime, origin: origin,
                         createdAt: createdTime, deferredTaskId: deferred, pendingBlobMap: pending,
-                        createdFields: created))
+                        createdSinceAgreement: m["createdSinceAgreement"] == .boolean(true)))
             }
         }
         var s = EngineState()

@@ -18,16 +18,17 @@ public struct LocalRow: Sendable, Hashable {
     public var baseUpdateTime: FirestoreTimestamp?
     /// Where the row came from.
     public var origin: RowOrigin
-    /// When the row was made on this device (device clock): a re-import after a remote delete lives
-    /// again only when made after the remote `deletedAt` (schema §5.4).
+    /// When the row was made on this device (device clock): its import or creation by the pilot (a
+    /// record made again after a delete included), or its arrival by a pull.
     public var createdAt: FirestoreTimestamp
+    /// Whether the pilot made the row on this device (an import, or a save of a record it had no live
+    /// row of) after its last agreement with the server. Only then does ``createdAt`` decide a
+    /// revival: a row made after a remote tombstone's `deletedAt` lives again (schema §5.4); a row
+    /// the server had live and this device only received or edited loses to the delete.
+    public var createdSinceAgreement: Bool
     /// A `taskId` that names a task not on the device yet; assigned once it arrives unless the
     /// flight changed meanwhile (schema §5.5).
     public var deferredTaskId: String?
-    /// The record as this device first made it, while the server has never agreed on it: a stand-in
-    /// base for the three-way merge, so that what the device did not change (defaults of an import)
-    /// does not count as a conflicting edit against a copy another device made first.
-    public var createdFields: [String: FirestoreValue]?
     /// The blob map (`igc`, `content`) of a file on the device that is not reserved yet: written
     /// with `uploaded: false` when the reservation is made (schema §5.1), nil when there is none.
     public var pendingBlobMap: FirestoreValue?
@@ -37,7 +38,7 @@ public struct LocalRow: Sendable, Hashable {
         collection: SyncCollection, id: String, fields: [String: FirestoreValue],
         base: [String: FirestoreValue]? = nil, baseUpdateTime: FirestoreTimestamp? = nil, origin: RowOrigin,
         createdAt: FirestoreTimestamp, deferredTaskId: String? = nil, pendingBlobMap: FirestoreValue? = nil,
-        createdFields: [String: FirestoreValue]? = nil
+        createdSinceAgreement: Bool = false
     ) {
         self.collection = collection
         self.id = id
@@ -48,7 +49,7 @@ public struct LocalRow: Sendable, Hashable {
         self.createdAt = createdAt
         self.deferredTaskId = deferredTaskId
         self.pendingBlobMap = pendingBlobMap
-        self.createdFields = createdFields
+        self.createdSinceAgreement = createdSinceAgreement
     }
 
     /// The document path for `uid`.

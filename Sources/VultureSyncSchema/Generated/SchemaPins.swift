@@ -233,8 +233,10 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// set a new date, the new date wins; a clear wins only against the agreed (base) value.
     case latestClearAgainstNewDate
 
-    /// merge-rules.tsv deleted: A local live record outlives a remote tombstone only when its creation time on the
-    /// device is strictly after the remote deletedAt (microseconds); an unknown creation time never revives. A
+    /// merge-rules.tsv deleted; sync-rules.tsv revivalByCreation: A local live record outlives a remote tombstone
+    /// only when its creation time on the device is strictly after the remote deletedAt (microseconds); the creation
+    /// time counts only for a row the pilot made on this device since its last agreement (an import, or a save of a
+    /// record it had no live row of), never a pulled row's arrival; an unknown creation time never revives. A
     /// tombstone on one side against a base tombstone that the other side revived gives the revived document. Both
     /// sides tombstones: the common fields by the three-way rule.
     case deleteRevival
@@ -277,10 +279,10 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// record under that precondition, so a reserve retried after a lost answer cannot count its blob twice.
     case pushPreconditions
 
-    /// sync-rules.tsv cursorLargestUpdatedAt, purgeAge: A device whose cursor is older than the purge age
-    /// (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement of each row
-    /// the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a
-    /// tombstone the server no longer holds is dropped locally.
+    /// sync-rules.tsv cursorLargestUpdatedAt, purgeAge, longAbsenceConverges: A device whose cursor is older than the
+    /// purge age (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement
+    /// of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does
+    /// not have, a tombstone the server no longer holds is dropped locally.
     case longAbsenceFullPull
 
     /// merge-rules.tsv *: A pulled document made again since the device's agreement (its createTime is later than the
@@ -305,6 +307,29 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// optional Core Data attribute: a record whose name is nil is written with name "" (its id the SHA-256 of the
     /// empty string, pin homebaseNormalization).
     case homebaseNameRequired
+
+    /// sync-rules.tsv quotaPause: A daily quota error (RESOURCE_EXHAUSTED) pauses sync until 00:00:00 UTC of the day
+    /// after the device clock's time of the error; until then a sync, pull or push fails at once with the outcome
+    /// paused and sends no request, and the pause is kept with the engine's state (a restart does not lift it).
+    case quotaPauseNextUTCDay
+
+    /// sync-rules.tsv r4OnceAfterFirstFullPull: The R4 check runs once per iOS install, after its first pull that
+    /// began without cursors has completed, over the flights then in the logbook (live, inLogbook true), pulled and
+    /// local alike; recents-only flights (inLogbook false) are left alone. Android never runs it. A local flag, never
+    /// synced, marks it done; a pair of duplicates that arrives later stays.
+    case duplicatesLogbookScope
+
+    /// sync-rules.tsv profileLastSeen, profileOwnCommit: The profile is written at the start of each push, before the
+    /// records, in commits of its own: created (exists: false) when the device finds none; otherwise this platform
+    /// appended to platforms when missing, and lastSeenAt set to the device clock when the profile's value is at
+    /// least 86,400 s older.
+    case profileWrite
+
+    /// sync-rules.tsv retryableStatuses: Within one sync a Firestore request answered UNAVAILABLE, DEADLINE_EXCEEDED,
+    /// ABORTED, INTERNAL or UNKNOWN is tried again at most 3 times (a lost commit answer included), a failed upload
+    /// not at all; a precondition refusal makes the engine read the record, merge it and write again, at most 3 times
+    /// (pushPreconditions).
+    case syncRetries
 
     /// Schema, choice or open question.
     public var kind: SchemaPinKind {
@@ -372,6 +397,10 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .deletedAtOnlyTombstones: .schema
         case .sharedContentNamed: .choice
         case .homebaseNameRequired: .schema
+        case .quotaPauseNextUTCDay: .choice
+        case .duplicatesLogbookScope: .schema
+        case .profileWrite: .choice
+        case .syncRetries: .choice
         }
     }
 
@@ -477,7 +506,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .latestClearAgainstNewDate:
             "When both sides changed the date and one side cleared it while the other set a new date, the new date wins; a clear wins only against the agreed (base) value."
         case .deleteRevival:
-            "A local live record outlives a remote tombstone only when its creation time on the device is strictly after the remote deletedAt (microseconds); an unknown creation time never revives. A tombstone on one side against a base tombstone that the other side revived gives the revived document. Both sides tombstones: the common fields by the three-way rule."
+            "A local live record outlives a remote tombstone only when its creation time on the device is strictly after the remote deletedAt (microseconds); the creation time counts only for a row the pilot made on this device since its last agreement (an import, or a save of a record it had no live row of), never a pulled row's arrival; an unknown creation time never revives. A tombstone on one side against a base tombstone that the other side revived gives the revived document. Both sides tombstones: the common fields by the three-way rule."
         case .deferredTaskIdState:
             "While a flight waits for its task, its merged document holds taskId null and the engine remembers the task id; the next merge of that flight is given the remembered id and treats the local taskId as that id."
         case .recentsTieOrder:
@@ -504,6 +533,14 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "A reservation or a tombstone of a map file whose content object another live map file holds (the same contentHash) moves no storageBytes and writes the profile's storageRef naming that map file in the same batch; the security rules allow a change of counted gzBytes without a storageBytes move only so, reading the named record (live, same contentHash)."
         case .homebaseNameRequired:
             "name is a non-null string: the home base's logical key, which its id hashes (name.trim().lowercase()); a document with name null or absent is refused. iOS's RecentHomebase.name is an optional Core Data attribute: a record whose name is nil is written with name \"\" (its id the SHA-256 of the empty string, pin homebaseNormalization)."
+        case .quotaPauseNextUTCDay:
+            "A daily quota error (RESOURCE_EXHAUSTED) pauses sync until 00:00:00 UTC of the day after the device clock's time of the error; until then a sync, pull or push fails at once with the outcome paused and sends no request, and the pause is kept with the engine's state (a restart does not lift it)."
+        case .duplicatesLogbookScope:
+            "The R4 check runs once per iOS install, after its first pull that began without cursors has completed, over the flights then in the logbook (live, inLogbook true), pulled and local alike; recents-only flights (inLogbook false) are left alone. Android never runs it. A local flag, never synced, marks it done; a pair of duplicates that arrives later stays."
+        case .profileWrite:
+            "The profile is written at the start of each push, before the records, in commits of its own: created (exists: false) when the device finds none; otherwise this platform appended to platforms when missing, and lastSeenAt set to the device clock when the profile's value is at least 86,400 s older."
+        case .syncRetries:
+            "Within one sync a Firestore request answered UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL or UNKNOWN is tried again at most 3 times (a lost commit answer included), a failed upload not at all; a precondition refusal makes the engine read the record, merge it and write again, at most 3 times (pushPreconditions)."
         }
     }
 }

@@ -3,6 +3,9 @@
 
 /// The part of the engine a row of `Spec/sync-rules.tsv` governs.
 public enum SyncRuleArea: String, CaseIterable, Sendable {
+    /// The pilot's changes on the device: imports, saves, deletes, opens (schema §2, §5.4).
+    case local
+
     /// What the per-field merge reads besides the three documents (schema §5.3, §5.5).
     case merge
 
@@ -18,8 +21,14 @@ public enum SyncRuleArea: String, CaseIterable, Sendable {
     /// Push (schema §5.1).
     case push
 
+    /// The profile document: its creation, platforms, lastSeenAt, storageBytes (schema §2, §6).
+    case profile
+
     /// Pull (schema §5.2).
     case pull
+
+    /// Failed requests: retries, the daily quota pause, Storage failures (schema §3, §5.1).
+    case errors
 }
 
 /// What a row of `Spec/sync-rules.tsv` states.
@@ -42,7 +51,7 @@ public enum SyncRuleKind: String, CaseIterable, Sendable {
     /// What the subject value is kept per (``SyncRule/names``).
     case keyedBy
 
-    /// A rule the runtime follows as written; the vectors pin it.
+    /// A rule the runtime follows as written; the vectors or the scenarios pin it.
     case fact
 }
 
@@ -217,6 +226,13 @@ public enum SyncRule: String, CaseIterable, Sendable {
     /// Area tombstones, fact. Source: 000 §5.4.
     case purgeLocalAndRemote
 
+    /// A delete pushed more than the retention after its deletedAt (made on a device away that long) is purged at
+    /// once, on the server and on the device that pushed it; a device that kept the record agreed meanwhile keeps it,
+    /// as 000 §5.4 accepts of a device offline that long.
+    ///
+    /// Area tombstones, fact of `CommonFields.deletedAt`. Source: 000 §5.4.
+    case purgeLateDelete
+
     /// A flight's tombstone deletes its IGC object.
     ///
     /// Area tombstones, fact of `FlightDocument.igc`. Source: 000 §5.4.
@@ -266,10 +282,208 @@ public enum SyncRule: String, CaseIterable, Sendable {
     /// Area duplicates, fact. Source: 000 §4.
     case r4MergeIntoKept
 
-    /// The check runs once, on iOS's first full pull, over the live flights; a local flag (not synced) marks it done.
+    /// The check runs once, after iOS's first full pull, over the logbook: the live flights with inLogbook true,
+    /// pulled and local; recents-only flights are left alone. A local flag (not synced) marks it done.
     ///
-    /// Area duplicates, fact. Source: 000 §4.
+    /// Area duplicates, fact. Source: 000 §4; 000 §7.
     case r4OnceAfterFirstFullPull
+
+    /// Every change the pilot makes on the device (an import, a save, a delete, an open) sets the common fields:
+    /// schema 1, clientUpdatedAt the device clock now to the microsecond, updatedBy the device id, platform this
+    /// app's platform, deleted false and deletedAt null (a delete: true and now). updatedAt is the server's alone.
+    ///
+    /// Area local, fact of `CommonFields.clientUpdatedAt`. Source: 000 §2.
+    case stampCommonFields
+
+    /// Importing an IGC file makes the flight whose id is the SHA-256 of the file's bytes as imported: the fields
+    /// given, every other field null or its default, importedAt and createdAt the device clock now unless given, igc
+    /// null until the push reserves the file. A live flight imported again changes nothing; one whose row is a
+    /// tombstone is made again, its creation time now.
+    ///
+    /// Area local, fact of `FlightDocument.__name__`. Source: 000 §2; 000 §4; 000 §5.4.
+    case importFlight
+
+    /// Importing a map file's content sets contentHash (SHA-256 of the bytes), the id by the id rule and importedAt
+    /// the device clock now unless given; content stays null until the push reserves the file. A live map file
+    /// imported again changes nothing.
+    ///
+    /// Area local, fact of `MapFileDocument.contentHash`. Source: 000 §2; 000 §4.
+    case importMapFile
+
+    /// Saving a record the device has no live row of makes the whole document: the fields given, every other field
+    /// null or its default, the id from the collection's id rule (a task without externalUrl keeps the id given).
+    /// Saving a live record changes the fields given; null clears a field.
+    ///
+    /// Area local, fact. Source: 000 §2; 000 §4.
+    case saveRecord
+
+    /// Deleting a record makes its row a tombstone: the common fields with deleted true and deletedAt the device
+    /// clock now; every other field goes, the blob map too.
+    ///
+    /// Area local, fact of `CommonFields.deleted`. Source: 000 §5.4.
+    case deleteMakesTombstone
+
+    /// Opening a flight sets lastOpenedAt to the device clock now, a change like any other. Its IGC file is
+    /// downloaded when the device lacks it and the record's igc.uploaded is true, and kept only when the SHA-256 of
+    /// the gunzipped bytes is the flight id; otherwise it is discarded. An open never fails for want of the file.
+    ///
+    /// Area local, fact of `FlightDocument.lastOpenedAt`. Source: 000 §2; 000 §5.3.
+    case openFlight
+
+    /// Within one push no commit writes a record of a collection after a record of a later collection in push order
+    /// (tasks, mapFiles, homebases, recentCompetitions, flights, settings), unless a request failed in between and
+    /// the push starts again.
+    ///
+    /// Area push, fact. Source: 000 §5.1.
+    case pushCollectionOrder
+
+    /// At most this many writes in one commit: record writes, profile writes and deletes alike.
+    ///
+    /// Area push, parameter. Source: 000 §3.
+    case batchWrites
+
+    /// At most this much estimated payload in one commit, by the engine's own estimate (the scenario runner estimates
+    /// each write by Firestore's storage size of its name and fields and allows 4 MiB plus 10%).
+    ///
+    /// Area push, parameter. Source: 000 §3.
+    case batchPayload
+
+    /// A record the server has is written as a field-merge: the fields unlike its agreed document plus the common
+    /// fields, updatedAt the server timestamp; a changed nested map whole through its own mask path, settings values
+    /// key by key; never removing a field the device does not know. A record the server does not have is written
+    /// whole; a tombstone as a full replace.
+    ///
+    /// Area push, fact. Source: 000 §1; 000 §5.1.
+    case editAsFieldMerge
+
+    /// A reserve is one commit: the record with its blob map (path, sizeBytes, gzBytes, for a flight sha256; uploaded
+    /// false) and, when it counts a new object, the profile's storageBytes increment naming the record in storageRef.
+    /// A reserve tried again after its answer was lost never counts the object twice.
+    ///
+    /// Area push, fact. Source: 000 §5.1; 000 §6.
+    case reserveCommit
+
+    /// After the reserve the gzipped object is uploaded (application/gzip, no Content-Encoding; a map file's content
+    /// with the recordId metadata), replacing whatever is at its path; then a later commit sets uploaded true. A push
+    /// uploads and marks every record whose blob map says uploaded false and whose file the device holds, whoever
+    /// reserved it (this push, an earlier one whose answer was lost, another device). An object is never marked
+    /// uploaded before it is in the bucket.
+    ///
+    /// Area push, fact. Source: 000 §2; 000 §5.1.
+    case uploadThenMark
+
+    /// Without the Pro entitlement a reserve that would take storageBytes (as last read, plus the file's gzBytes)
+    /// past the cap is not made: the record is pushed without its blob map, the file stays on the device and the row
+    /// counts as clean; a later push reserves it once the token says Pro or there is room.
+    ///
+    /// Area push, fact. Source: 000 §6.
+    case capKeepsFileLocal
+
+    /// A push that finds no profile creates users/{uid} under exists: false: schema 1, createdAt and lastSeenAt the
+    /// device clock now, platforms holding this platform, storageBytes 0, storageRef null. A profile another device
+    /// made first is kept and completed.
+    ///
+    /// Area profile, fact of `ProfileDocument.createdAt`. Source: 000 §2.
+    case profileCreate
+
+    /// A push adds this platform to platforms when it is missing: each platform once, in any order.
+    ///
+    /// Area profile, fact of `ProfileDocument.platforms`. Source: 000 §2.
+    case profilePlatforms
+
+    /// A push moves lastSeenAt to the device clock now when the profile's value is a day or more older, never more
+    /// often: a sync an hour later leaves it, one a day later moves it.
+    ///
+    /// Area profile, fact of `ProfileDocument.lastSeenAt`. Source: 000 §2.
+    case profileLastSeen
+
+    /// The profile's creation and its platforms and lastSeenAt updates go in commits of their own, never with a
+    /// record; whether before or after the records is free.
+    ///
+    /// Area profile, fact. Source: 000 §2.
+    case profileOwnCommit
+
+    /// storageBytes moves only by $increment, in the batch of the blob it counts: up by gzBytes when a reserve counts
+    /// a new object, down by gzBytes when a tombstone deletes one, by nothing when another live map file on the
+    /// server already names the object (a query on contentHash: a shared content's second reserve moves 0 bytes). It
+    /// is written by value only at the profile's creation, as 0.
+    ///
+    /// Area profile, fact of `ProfileDocument.storageBytes`. Source: 000 §2; 000 §5.1; 000 §6.
+    case storageBytesByIncrement
+
+    /// Per collection in push order: the documents with updatedAt >= the collection's cursor minus 120 s (every
+    /// document without a cursor), ordered by updatedAt then document name, in pages of the page size; each later
+    /// page starts after the last (updatedAt, document name) of the page before; a page shorter than the page size
+    /// ends the collection.
+    ///
+    /// Area pull, fact of `CommonFields.updatedAt`. Source: 000 §5.2.
+    case pullQuery
+
+    /// A page's rows and the cursor (the largest updatedAt applied) are saved together; applying a document twice
+    /// changes nothing.
+    ///
+    /// Area pull, fact. Source: 000 §5.2.
+    case pullSavesCursor
+
+    /// A pulled document is merged with its row by the merge rules: three ways against the row's agreed document, or
+    /// with no base when the server never agreed the row (two devices made the same record). Without a row it is
+    /// taken as it is. Either way it becomes the row's agreed document.
+    ///
+    /// Area pull, fact. Source: 000 §5.2; 000 §5.3.
+    case pullMerge
+
+    /// A pull also reads the profile: its storageBytes decides the cap check of the next push.
+    ///
+    /// Area pull, fact of `ProfileDocument.storageBytes`. Source: 000 §6.
+    case pullReadsProfile
+
+    /// A pulled tombstone wins over a live row unless the pilot made that row on this device (an import, or a save of
+    /// a record it had no live row of) since its last agreement with the server, after the tombstone's deletedAt:
+    /// then the row lives again and its file is reserved and uploaded again. A row the device only received or edited
+    /// loses, whatever the clocks say.
+    ///
+    /// Area pull, fact of `CommonFields.deletedAt`. Source: 000 §5.4.
+    case revivalByCreation
+
+    /// After every pull, in order: a deferred task id whose task arrived is assigned, the R4 pass (iOS, once), the
+    /// recents trim; what they change is pushed like the pilot's changes.
+    ///
+    /// Area pull, sequence. Source: 000 §4; 000 §5.5.
+    case afterPull
+
+    /// A request answered UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL or UNKNOWN (a commit whose answer was
+    /// lost looks the same) may be tried again within the sync, or the sync ends with that status and the next one
+    /// goes on; nothing local is lost, and a write tried again never counts a blob twice.
+    ///
+    /// Area errors, fact. Source: 000 §3; 000 §5.1.
+    case retryableStatuses
+
+    /// RESOURCE_EXHAUSTED (a daily quota) pauses sync until the next day: that sync ends with the outcome paused, and
+    /// until the pause ends every sync, pull or push ends at once with paused and sends no request; a restart keeps
+    /// the pause.
+    ///
+    /// Area errors, fact. Source: 000 §3.
+    case quotaPause
+
+    /// A failed upload ends the sync with storage.KIND or is tried again within it; the reserve stays, and a later
+    /// sync uploads the file and marks it.
+    ///
+    /// Area errors, fact. Source: 000 §5.1.
+    case storageFailure
+
+    /// A pulled document is merged even with a row that holds no local change: its ranked, OR-ed and earliest fields
+    /// can still win over the server's (a lower analysisVersion never replaces a higher one), and a row the merge
+    /// leaves unlike the server's document is pushed.
+    ///
+    /// Area pull, fact. Source: 000 §5.3.
+    case mergeCleanRows
+
+    /// A device whose last complete pull is older than the tombstone retention may hold rows agreed with documents
+    /// the server has purged; after its next sync it agrees with the server again, the record gone on every device or
+    /// back on every device (000 §5.4 accepts that a deleted flight comes back).
+    ///
+    /// Area pull, fact of `CommonFields.updatedAt`. Source: 000 §5.2; 000 §5.4.
+    case longAbsenceConverges
 
     /// The part of the engine the row governs.
     public var area: SyncRuleArea {
@@ -298,6 +512,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .purgeOldestFirst: .tombstones
         case .purgeTieByName: .tombstones
         case .purgeLocalAndRemote: .tombstones
+        case .purgeLateDelete: .tombstones
         case .deleteIgcObject: .tombstones
         case .deleteUnsharedContentObject: .tombstones
         case .storageBytesInTombstoneBatch: .tombstones
@@ -308,6 +523,35 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .r4TieBySmallerId: .duplicates
         case .r4MergeIntoKept: .duplicates
         case .r4OnceAfterFirstFullPull: .duplicates
+        case .stampCommonFields: .local
+        case .importFlight: .local
+        case .importMapFile: .local
+        case .saveRecord: .local
+        case .deleteMakesTombstone: .local
+        case .openFlight: .local
+        case .pushCollectionOrder: .push
+        case .batchWrites: .push
+        case .batchPayload: .push
+        case .editAsFieldMerge: .push
+        case .reserveCommit: .push
+        case .uploadThenMark: .push
+        case .capKeepsFileLocal: .push
+        case .profileCreate: .profile
+        case .profilePlatforms: .profile
+        case .profileLastSeen: .profile
+        case .profileOwnCommit: .profile
+        case .storageBytesByIncrement: .profile
+        case .pullQuery: .pull
+        case .pullSavesCursor: .pull
+        case .pullMerge: .pull
+        case .pullReadsProfile: .pull
+        case .revivalByCreation: .pull
+        case .afterPull: .pull
+        case .retryableStatuses: .errors
+        case .quotaPause: .errors
+        case .storageFailure: .errors
+        case .mergeCleanRows: .pull
+        case .longAbsenceConverges: .pull
         }
     }
 
@@ -338,6 +582,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .purgeOldestFirst: .order
         case .purgeTieByName: .order
         case .purgeLocalAndRemote: .fact
+        case .purgeLateDelete: .fact
         case .deleteIgcObject: .fact
         case .deleteUnsharedContentObject: .criterion
         case .storageBytesInTombstoneBatch: .fact
@@ -348,6 +593,35 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .r4TieBySmallerId: .order
         case .r4MergeIntoKept: .fact
         case .r4OnceAfterFirstFullPull: .fact
+        case .stampCommonFields: .fact
+        case .importFlight: .fact
+        case .importMapFile: .fact
+        case .saveRecord: .fact
+        case .deleteMakesTombstone: .fact
+        case .openFlight: .fact
+        case .pushCollectionOrder: .fact
+        case .batchWrites: .parameter
+        case .batchPayload: .parameter
+        case .editAsFieldMerge: .fact
+        case .reserveCommit: .fact
+        case .uploadThenMark: .fact
+        case .capKeepsFileLocal: .fact
+        case .profileCreate: .fact
+        case .profilePlatforms: .fact
+        case .profileLastSeen: .fact
+        case .profileOwnCommit: .fact
+        case .storageBytesByIncrement: .fact
+        case .pullQuery: .fact
+        case .pullSavesCursor: .fact
+        case .pullMerge: .fact
+        case .pullReadsProfile: .fact
+        case .revivalByCreation: .fact
+        case .afterPull: .sequence
+        case .retryableStatuses: .fact
+        case .quotaPause: .fact
+        case .storageFailure: .fact
+        case .mergeCleanRows: .fact
+        case .longAbsenceConverges: .fact
         }
     }
 
@@ -372,6 +646,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .purgeAge: SyncRuleSubject("CommonFields", "deletedAt")
         case .purgeOldestFirst: SyncRuleSubject("CommonFields", "deletedAt")
         case .purgeTieByName: SyncRuleSubject("CommonFields", "__name__")
+        case .purgeLateDelete: SyncRuleSubject("CommonFields", "deletedAt")
         case .deleteIgcObject: SyncRuleSubject("FlightDocument", "igc")
         case .deleteUnsharedContentObject: SyncRuleSubject("MapFileDocument", "contentHash")
         case .storageBytesInTombstoneBatch: SyncRuleSubject("ProfileDocument", "storageBytes")
@@ -380,6 +655,19 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .r4SamePilot: SyncRuleSubject("FlightDocument", "pilotName")
         case .r4KeepEarliestImport: SyncRuleSubject("FlightDocument", "importedAt")
         case .r4TieBySmallerId: SyncRuleSubject("FlightDocument", "__name__")
+        case .stampCommonFields: SyncRuleSubject("CommonFields", "clientUpdatedAt")
+        case .importFlight: SyncRuleSubject("FlightDocument", "__name__")
+        case .importMapFile: SyncRuleSubject("MapFileDocument", "contentHash")
+        case .deleteMakesTombstone: SyncRuleSubject("CommonFields", "deleted")
+        case .openFlight: SyncRuleSubject("FlightDocument", "lastOpenedAt")
+        case .profileCreate: SyncRuleSubject("ProfileDocument", "createdAt")
+        case .profilePlatforms: SyncRuleSubject("ProfileDocument", "platforms")
+        case .profileLastSeen: SyncRuleSubject("ProfileDocument", "lastSeenAt")
+        case .storageBytesByIncrement: SyncRuleSubject("ProfileDocument", "storageBytes")
+        case .pullQuery: SyncRuleSubject("CommonFields", "updatedAt")
+        case .pullReadsProfile: SyncRuleSubject("ProfileDocument", "storageBytes")
+        case .revivalByCreation: SyncRuleSubject("CommonFields", "deletedAt")
+        case .longAbsenceConverges: SyncRuleSubject("CommonFields", "updatedAt")
         default: nil
         }
     }
@@ -390,6 +678,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .pullThenPush: ["pull", "push"]
         case .blobReserveUploadMark: ["reserve", "upload", "markUploaded"]
         case .cursorLargestUpdatedAt: ["uid", "collection"]
+        case .afterPull: ["assignArrivedTasks", "duplicatePass", "recentsTrim"]
         default: []
         }
     }
@@ -437,6 +726,8 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .recentsCap: SchemaLimits.recentsMax
         case .purgeAge: SchemaConstants.tombstoneRetentionDays
         case .purgeBatchWrites: SchemaLimits.engineBatchMaxWrites
+        case .batchWrites: SchemaLimits.engineBatchMaxWrites
+        case .batchPayload: SchemaLimits.engineBatchMaxPayloadBytes
         default: nil
         }
     }
