@@ -65,15 +65,43 @@ extension ScenarioGoldens {
             ])
     }
 
-    static var mapFileSharedContent: Scenario {
-        let content = Data(
-            """
-            name,code,country,lat,lon,elev,style,rwdir,rwlen,freq,desc
-            "Aachen Merzbruck",EDKA,DE,5049.383N,00611.183E,189.0m,5,070,520.0m,122.880,
-            "Duren Hurtgenwald",EDKN,DE,5043.433N,00628.950E,346.0m,2,070,450.0m,123.650,
-            "Monschau",MONSCH,DE,5033.067N,00614.533E,560.0m,1,,,,
+    /// The content of a small CUP file that two map files share in the shared-content scenarios.
+    static let sharedMapContent = Data(
+        """
+        name,code,country,lat,lon,elev,style,rwdir,rwlen,freq,desc
+        "Aachen Merzbruck",EDKA,DE,5049.383N,00611.183E,189.0m,5,070,520.0m,122.880,
+        "Duren Hurtgenwald",EDKN,DE,5043.433N,00628.950E,346.0m,2,070,450.0m,123.650,
+        "Monschau",MONSCH,DE,5033.067N,00614.533E,560.0m,1,,,,
 
-            """.utf8)
+        """.utf8)
+
+    /// The same outcome as `map-file-shared-content` without naming a document, so that it rests on no
+    /// pinned id string: one object for the content, counted once, on the second device too.
+    static var mapFileSharedContentCountedOnce: Scenario {
+        let hash = DocumentIds.contentHash(contentBytes: sharedMapContent)
+        let object = (try? BlobPaths.contentObjectPath(uid: uid, contentHash: hash)) ?? ""
+        func fields(_ source: String, _ filename: String) -> [String: FirestoreValue] {
+            [
+                "type": .string("WAYPOINTS"), "source": .string(source), "filename": .string(filename),
+                "itemCount": .integer(3), "isVisible": .boolean(true),
+            ]
+        }
+        return scenario(
+            "map-file-shared-content-counted-once", "schema §2, §5.1",
+            "Two map files with the same content, imported on two devices, share one object at files/{contentHash}.gz, and storageBytes counts it once: the second reserve moves it by 0.",
+            [
+                .importMapFile(device: "a", content: sharedMapContent, fields: fields("USER", "eifel.cup")), sync("a"),
+                advance(10),
+                .importMapFile(device: "b", content: sharedMapContent, fields: fields("XCSOAR", "Germany_West.cup")),
+                sync("b"), advance(10), sync("a"),
+                expect(
+                    objects: [object: true], storageBytes: .counted, serverCounts: [.mapFiles: 2],
+                    converged: ["a", "b"]),
+            ])
+    }
+
+    static var mapFileSharedContent: Scenario {
+        let content = sharedMapContent
         let hash = DocumentIds.contentHash(contentBytes: content)
         let object = (try? BlobPaths.contentObjectPath(uid: uid, contentHash: hash)) ?? ""
         let userFields: [String: FirestoreValue] = [

@@ -79,23 +79,32 @@ extension ScenarioGoldens {
             ])
     }
 
-    /// 52 logbook flights another client wrote, all opened at one instant: the middle half of the ids
-    /// in a first commit, the smallest and largest in a second, so a device that pulled between them
-    /// received the ids in neither order. Both devices pull, trim, then sync.
+    /// 52 logbook flights another client wrote, all opened at one instant, reaching the two devices in
+    /// different orders, neither of them the id order: the smallest and largest ids in a first commit
+    /// that device a pulls, the middle in a second, then the first commit's flights edited again (a
+    /// comment) so that device b, pulling once, receives the middle first. An engine that ranks equal
+    /// instants by arrival clears 37 and 38 on a and the two largest on b. Both devices pull, trim, then sync.
     static func sameInstantSteps() -> (steps: [ScenarioStep], sorted: [Flight], opened: FirestoreValue) {
         let flights = (0..<52).map { Flight(200 + $0) }.sorted { $0.id < $1.id }
         let opened = at(-3_600)
-        func writes(_ part: [Flight]) -> [FirestoreWrite] {
+        func writes(_ part: [Flight], _ more: [String: FirestoreValue] = [:], clientSeconds: Int64 = -3_600)
+            -> [FirestoreWrite]
+        {
             part.compactMap { f in
                 serverDocument(
-                    .flights, f.id, f.fields(inLogbook: true, ["lastOpenedAt": opened]), clientSeconds: -3_600)
+                    .flights, f.id, f.fields(inLogbook: true, ["lastOpenedAt": opened].merging(more) { $1 }),
+                    clientSeconds: clientSeconds)
             }
         }
         let middle = Array(flights[13..<39])
         let ends = Array(flights[0..<13]) + Array(flights[39...])
         let steps: [ScenarioStep] = [
-            .serverCommit(writes: writes(middle), lateBySeconds: nil), advance(10), pull("a"), advance(10),
-            .serverCommit(writes: writes(ends), lateBySeconds: nil), advance(10), pull("b"), advance(10), pull("a"),
+            .serverCommit(writes: writes(ends), lateBySeconds: nil), advance(10), pull("a"), advance(10),
+            .serverCommit(writes: writes(middle), lateBySeconds: nil), advance(10),
+            .serverCommit(
+                writes: writes(ends, ["comments": .string("seen on the web")], clientSeconds: -1_800),
+                lateBySeconds: nil),
+            advance(10), pull("b"), advance(10), pull("a"),
             advance(10), sync("a"), advance(10), sync("b"), advance(10), sync("a"),
         ]
         return (steps, flights, opened)
@@ -108,7 +117,7 @@ extension ScenarioGoldens {
         for f in sorted[2..<50] { server[f.path] = ["lastOpenedAt": opened, "inLogbook": .boolean(true)] }
         return scenario(
             "recents-tie-same-instant", "schema §5.5",
-            "52 logbook flights opened at one instant arrive on two devices in different orders: both trim by id, so they clear the same two dates and the 48 in the middle of the id order keep theirs everywhere.",
+            "52 logbook flights opened at one instant arrive on two devices in different orders, neither of them the id order: both trim by id, so they clear the same two dates and the 48 in the middle of the id order keep theirs everywhere.",
             steps + [expect(server: server, serverCounts: [.flights: 52], converged: ["a", "b"])])
     }
 
