@@ -34,7 +34,8 @@ enum ScenarioGoldens {
             recentsPast50, recentsStranded, clearLastOpenedTravels, recentsTieSameInstant, recentsTieSmallerIdKeeps,
             // §5.4 deletes
             deleteTombstone, deleteAgainstEdit, deleteAgainstSkewedClock, reimportAfterDelete, reimportAfterLocalDelete,
-            mapFileSharedContent, mapFileSharedContentCountedOnce, tombstonePurge, purgeByDeletedAt, purgeOver400, longAbsenceConverges,
+            mapFileSharedContent, mapFileSharedContentCountedOnce, tombstonePurge, purgeByDeletedAt, purgeOver400,
+            longAbsenceConverges,
             longAbsenceBringsBack,
             // §4 duplicates, §6 cap, §3 quota
             r4DuplicatesFirstIOSPull, r4LogbookOnly, storageCapThenPro, quotaPause, quotaPauseNextUTCDay,
