@@ -220,6 +220,8 @@ struct InvariantChecker {
         return parts.count == 4 ? SyncCollection(rawValue: String(parts[2])) : nil
     }
 
+    static let validator = SchemaValidator(schema: .vulture)
+
     /// Convergence and the recents at quiescence.
     func atQuiescence(documents: [FirestoreDocument], devices: [(name: String, store: LocalStore)])
         -> [InvariantViolation]
@@ -228,6 +230,15 @@ struct InvariantChecker {
         let server = Dictionary(
             documents.filter { Self.collection(of: $0.path) != nil }.map { ($0.path, $0.fields) },
             uniquingKeysWith: { a, _ in a })
+        // A document that breaks the schema (another client's) is not merged: a device keeps the
+        // last valid version it merged, or no row (Spec/pins.tsv malformedDocumentHeld).
+        let broken = Set(
+            server.compactMap { path, fields -> String? in
+                guard let c = Self.collection(of: path) else { return nil }
+                let errors = Self.validator.validate(
+                    fields, documentType: c.documentType, options: ValidationOptions(form: .stored))
+                return errors.contains { $0.severity == .error } ? path : nil
+            })
         for (name, store) in devices {
             var rows: [String: [String: FirestoreValue]] = [:]
             for c in SyncCollection.allCases where c != .users {
@@ -238,7 +249,7 @@ struct InvariantChecker {
             for path in Set(server.keys).union(rows.keys).sorted() {
                 let a = server[path]
                 let b = rows[path]
-                guard a != b, !(a == nil && lateDeletes.contains(path)) else { continue }
+                guard a != b, !(a == nil && lateDeletes.contains(path)), !broken.contains(path) else { continue }
                 let message: String
                 if a == nil {
                     message = "device \(name) has \(path), the server does not"

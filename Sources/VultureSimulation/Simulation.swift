@@ -88,6 +88,15 @@ public enum Simulation {
     }
 
     /// A synthetic IGC file: header and fixes that differ by `index` (the pool of flights a run imports).
+    /// The analysis summary of flight `index` (every flight document carries one, schema §2): a
+    /// pulled flight without it breaks the schema, and the engine holds it (pin malformedDocumentHeld).
+    static func summary(_ index: Int) -> FirestoreValue {
+        .map([
+            "analysisVersion": .integer(1), "takeoffAt": .null, "landingAt": .null, "sportKind": .string("glider"),
+            "optimizedDistance": .double(Double(50_000 + 1_000 * index)), "duration": .integer(Int64(3_600 + index)),
+        ])
+    }
+
     static func igcFile(_ index: Int) -> Data {
         var lines = ["AXSM\(String(format: "%03d", index))", "HFDTE\(String(format: "%02d", 1 + index % 28))1026"]
         lines.append("HFPLTPILOTINCHARGE:Pilot \(index % 5)")
@@ -296,6 +305,7 @@ struct World {
             "sha256": .string(id), "uploaded": .boolean(false),
         ])
         flight["inLogbook"] = .boolean(true)
+        flight["summary"] = Simulation.summary(0)
         let profile: [String: FirestoreValue] = [
             "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(start),
             "lastSeenAt": .timestamp(start), "platforms": .array([.string("android")]),
@@ -340,7 +350,7 @@ struct World {
                     "clientUpdatedAt": .timestamp(instant), "updatedBy": .string("device-web"),
                     "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
                     "inLogbook": .boolean(true), "lastOpenedAt": .timestamp(instant), "igc": .null,
-                    "filename": .string("bulk-\(id.prefix(8)).igc"),
+                    "filename": .string("bulk-\(id.prefix(8)).igc"), "summary": Simulation.summary(0),
                 ])
         }
         return .serverCommit(writes: writes, lateBySeconds: nil)
@@ -361,6 +371,7 @@ struct World {
             let logbook = tape.chance(60)
             var fields: [String: FirestoreValue] = [
                 "filename": .string("flight-\(index).igc"), "inLogbook": .boolean(logbook),
+                "summary": Simulation.summary(index),
             ]
             if !logbook { fields["lastOpenedAt"] = .timestamp(d.clock.now) }
             step = .importFlight(device: d.config.name, igc: Simulation.igcFile(index), fields: fields)
@@ -381,7 +392,8 @@ struct World {
                 break
             }
             step = .importFlight(
-                device: d.config.name, igc: Simulation.igcFile(index), fields: ["inLogbook": .boolean(true)])
+                device: d.config.name, igc: Simulation.igcFile(index),
+                fields: ["inLogbook": .boolean(true), "summary": Simulation.summary(index)])
         case 8: step = settingsChange(d)
         case 9: step = taskChange(d)
         case 10:

@@ -244,7 +244,7 @@ struct Context {
             case .retried: add("retried")
             case .reconciled(let c, _): add("reconciled \(c.rawValue)")
             case .purged(let c, let ids): add("purged \(c.rawValue)", ids.count)
-            case .paused, .trimmed: lines.append(e.description)
+            case .paused, .trimmed, .malformed: lines.append(e.description)
             }
         }
         let counted = order.compactMap { key -> String? in

@@ -63,6 +63,9 @@ let engineMutants: [EngineMutant] = [
         bug: .reserveMarkedUploaded, caughtBy: "reserve-upload-mark",
         because: "a reserve writes the record with uploaded = false"),
     EngineMutant(bug: .profileRewritten, caughtBy: "reserve-upload-mark", because: "/storageBytes: expected"),
+    EngineMutant(
+        bug: .malformedDocumentStopsThePull, caughtBy: "malformed-documents-do-not-stop-the-pull",
+        because: "INVALID_ARGUMENT"),
 ]
 
 /// The engine half of the suite as a judge: each wrong engine fails a named required scenario, and
@@ -108,6 +111,7 @@ let engineMutants: [EngineMutant] = [
         let expected: [EngineVariant: String] = [
             .pauseForADay: "recommended.scenario.quota-pause-next-utc-day",
             .recentsTieLargerIdKeeps: "recommended.scenario.recents-tie-smaller-id-keeps",
+            .mergesMalformedDocuments: "recommended.scenario.malformed-document-held",
         ]
         #expect(failed.map(\.id) == (expected[variant].map { [$0] } ?? []))
         #expect(run.exitStatus == 0)

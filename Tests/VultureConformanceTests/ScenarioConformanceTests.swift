@@ -36,13 +36,18 @@ import VultureTesteeProcess
         #expect(run.exitStatus == 0)
     }
 
-    /// An engine that pulls from its cursor without the 2-minute overlap misses the late commits.
+    /// An engine that pulls from its cursor without the 2-minute overlap misses the late commits
+    /// (the recents-tie scenarios make one too, so that two devices receive flights in different orders).
     @Test func anEngineWithoutTheOverlapFailsTheLateCommitScenarios() throws {
         let cases = try Self.scenarioCases()
         var broken = ReferenceImplementation(schema: .vulture, injectedBugs: [.noOverlap])
         let run = ConformanceRunner.run(cases, on: &broken)
         let failed = run.results.filter { $0.outcome.isFailed }.map(\.id)
-        #expect(failed == ["required.scenario.overlap-edge-inclusive", "required.scenario.overlap-late-commit"])
+        #expect(
+            failed == [
+                "required.scenario.overlap-edge-inclusive", "required.scenario.overlap-late-commit",
+                "required.scenario.recents-tie-same-instant", "recommended.scenario.recents-tie-smaller-id-keeps",
+            ])
         let late = try #require(run.results.first { $0.id == "required.scenario.overlap-late-commit" })
         #expect(
             ConformanceRunner.failureLines(late).first
@@ -51,7 +56,8 @@ import VultureTesteeProcess
         // Listed in a failure list, the run passes; the list is strict both ways.
         let list = try FailureList(
             text:
-                "required.scenario.overlap-edge-inclusive  # noOverlap\nrequired.scenario.overlap-late-commit  # noOverlap\n",
+                "required.scenario.overlap-edge-inclusive  # noOverlap\nrequired.scenario.overlap-late-commit  # noOverlap\n"
+                + "required.scenario.recents-tie-same-instant  # noOverlap\n",
             file: "known.txt")
         var again = ReferenceImplementation(schema: .vulture, injectedBugs: [.noOverlap])
         #expect(ConformanceRunner.run(cases, on: &again, failureList: list).exitStatus == 0)
@@ -61,6 +67,7 @@ import VultureTesteeProcess
         #expect(
             stale.reconciliation.unexpectedPasses == [
                 "required.scenario.overlap-edge-inclusive", "required.scenario.overlap-late-commit",
+                "required.scenario.recents-tie-same-instant",
             ])
         // The first page asks updatedAt >= cursor − 120 s: with > the edge commit is missed.
         var strict = ReferenceImplementation(schema: .vulture, injectedBugs: [.strictCursor])

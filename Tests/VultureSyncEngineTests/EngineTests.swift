@@ -399,7 +399,8 @@ extension FirestoreTimestamp {
                 path: path,
                 fields: [
                     "taskId": .string(taskId), "inLogbook": .boolean(true), "comments": .string("x"),
-                    "schema": .integer(1), "updatedAt": .serverTimestamp, "clientUpdatedAt": .timestamp(clockB.now),
+                    "summary": .map(["analysisVersion": .integer(1)]), "schema": .integer(1),
+                    "updatedAt": .serverTimestamp, "clientUpdatedAt": .timestamp(clockB.now),
                     "updatedBy": .string("web"), "platform": .string("android"), "deleted": .boolean(false),
                     "deletedAt": .null,
                 ])

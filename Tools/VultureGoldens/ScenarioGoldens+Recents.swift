@@ -80,31 +80,25 @@ extension ScenarioGoldens {
     }
 
     /// 52 logbook flights another client wrote, all opened at one instant, reaching the two devices in
-    /// different orders, neither of them the id order: the smallest and largest ids in a first commit
-    /// that device a pulls, the middle in a second, then the first commit's flights edited again (a
-    /// comment) so that device b, pulling once, receives the middle first. An engine that ranks equal
-    /// instants by arrival clears 37 and 38 on a and the two largest on b. Both devices pull, trim, then sync.
+    /// different orders, neither of them the id order: the middle of the ids in a first commit that
+    /// device a pulls, then the smallest and largest in a commit visible late (its `updatedAt` before
+    /// the first's), which a's next pull brings last and device b, pulling once, first. An engine
+    /// that ranks equal instants by arrival, earliest or latest first, clears dates in the middle of
+    /// the id order on one of the devices. Both devices pull, trim, then sync.
     static func sameInstantSteps() -> (steps: [ScenarioStep], sorted: [Flight], opened: FirestoreValue) {
         let flights = (0..<52).map { Flight(200 + $0) }.sorted { $0.id < $1.id }
         let opened = at(-3_600)
-        func writes(_ part: [Flight], _ more: [String: FirestoreValue] = [:], clientSeconds: Int64 = -3_600)
-            -> [FirestoreWrite]
-        {
+        func writes(_ part: [Flight]) -> [FirestoreWrite] {
             part.compactMap { f in
                 serverDocument(
-                    .flights, f.id, f.fields(inLogbook: true, ["lastOpenedAt": opened].merging(more) { $1 }),
-                    clientSeconds: clientSeconds)
+                    .flights, f.id, f.fields(inLogbook: true, ["lastOpenedAt": opened]), clientSeconds: -3_600)
             }
         }
         let middle = Array(flights[13..<39])
         let ends = Array(flights[0..<13]) + Array(flights[39...])
         let steps: [ScenarioStep] = [
-            .serverCommit(writes: writes(ends), lateBySeconds: nil), advance(10), pull("a"), advance(10),
-            .serverCommit(writes: writes(middle), lateBySeconds: nil), advance(10),
-            .serverCommit(
-                writes: writes(ends, ["comments": .string("seen on the web")], clientSeconds: -1_800),
-                lateBySeconds: nil),
-            advance(10), pull("b"), advance(10), pull("a"),
+            .serverCommit(writes: writes(middle), lateBySeconds: nil), advance(10), pull("a"), advance(10),
+            .serverCommit(writes: writes(ends), lateBySeconds: 60), advance(10), pull("b"), advance(10), pull("a"),
             advance(10), sync("a"), advance(10), sync("b"), advance(10), sync("a"),
         ]
         return (steps, flights, opened)

@@ -23,7 +23,7 @@ enum ScenarioGoldens {
             downloadChecked,
             // §5.2 pull
             pullPageEdgeTies, overlapLateCommit, overlapEdgeInclusive, pullTwiceHarmless, retriedQuery,
-            cursorPerCollection,
+            cursorPerCollection, malformedDocumentsDoNotStopThePull, malformedDocumentHeld,
             // §5.3, §5.5 merge
             sameFieldLaterWins, sameFieldTieServer, sameFieldMicroseconds, skewedClockDecides, inLogbookOr,
             uploadedOrOnSecondImport, earliestImportedAt, lastOpenedLatest, latestDateNotLatestEdit,
@@ -99,13 +99,14 @@ enum ScenarioGoldens {
             ]
         }
 
-        /// The fields an import sets (cloud form).
+        /// The fields an import sets (cloud form): a valid flight document's, with an analysis summary.
         func fields(inLogbook: Bool = true, _ more: [String: FirestoreValue] = [:]) -> [String: FirestoreValue] {
             var f: [String: FirestoreValue] = [
                 "filename": .string(filename), "inLogbook": .boolean(inLogbook),
                 "pilotName": .string(ScenarioGoldens.pilots[n % ScenarioGoldens.pilots.count]),
                 "gliderType": .string(ScenarioGoldens.gliders[n % ScenarioGoldens.gliders.count]),
                 "gliderRegistration": .string(String(format: "D-%04d", 1000 + n)),
+                "summary": ScenarioGoldens.summary(version: 1, distance: Double(100_000 + n * 1_000)),
             ]
             for (k, v) in more { f[k] = v }
             return f

@@ -84,7 +84,14 @@ extension SyncEngine {
             let page = try firestore("pull \(collection.rawValue)") { () throws(FirestoreError) in
                 try database.runQuery(query)
             }
-            for document in page { apply(document, collection: collection) }
+            for document in page where !holdIfMalformed(document, collection: collection, movesCursor: true) {
+                apply(document, collection: collection)
+            }
+            if configuration.has(.malformedDocumentStopsThePull),
+                let broken = page.first(where: { !schemaErrors($0, collection: collection).isEmpty })
+            {
+                throw .firestore(FirestoreError(.invalidArgument, "malformed document \(broken.path)"))
+            }
             events.append(.pulledPage(collection, documents: page.count))
             try commitStore()
             guard page.count == query.limit, let last = page.last, case .timestamp(let t)? = last.fields["updatedAt"]

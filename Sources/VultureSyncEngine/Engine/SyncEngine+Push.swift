@@ -147,7 +147,7 @@ extension SyncEngine {
                 return
             } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) && attempts < 3 {
                 attempts += 1
-                for row in store.rows(collection) where row.isDirty {
+                for row in store.rows(collection) where row.isDirty && !isHeld(row) {
                     try reconcile(collection, id: row.id)
                 }
             }
@@ -169,7 +169,9 @@ extension SyncEngine {
         let maxWrites = configuration.has(.oneWritePerCommit) ? 1 : Int(SchemaLimits.engineBatchMaxWrites)
         let maxBytes = Int(SchemaLimits.engineBatchMaxPayloadBytes) * (configuration.has(.payloadCapTenfold) ? 10 : 1)
         for row in store.rows(collection)
-        where row.isDirty && !(needsReservation(row) && !reservationBlocked(row)) && !isCountedTombstone(row) {
+        where row.isDirty && !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
+            && !isCountedTombstone(row)
+        {
             let w = write(for: row, precondition: agreedVersion(row))
             let size = Self.estimatedBytes(w)
             if !writes.isEmpty && (writes.count >= maxWrites || bytes + size > maxBytes) {
@@ -271,7 +273,7 @@ extension SyncEngine {
     /// tombstone of the last record sharing it releases it, schema §5.4).
     func pushReservations(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
-        for var row in store.rows(collection) where needsReservation(row) {
+        for var row in store.rows(collection) where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap, case .integer(let size)? = map["gzBytes"] else { continue }
             let countedBy = try countingRecord(collection, row, path: map["path"])
             let gz = countedBy == nil ? size : 0
@@ -337,8 +339,11 @@ extension SyncEngine {
         let path = "users/\(uid)/\(collection.rawValue)/\(id)"
         let document = try firestore("get \(path)") { () throws(FirestoreError) in try database.get(path) }
         if let document {
-            apply(document, collection: collection, movesCursor: false)
+            if !holdIfMalformed(document, collection: collection, movesCursor: false) {
+                apply(document, collection: collection, movesCursor: false)
+            }
         } else if var row = store.row(collection, id: id) {
+            store.state.heldRecords["\(collection.rawValue)/\(id)"] = nil
             // The server has no such document (a purged tombstone): nothing is agreed any more.
             row.base = nil
             row.baseUpdateTime = nil
@@ -358,7 +363,7 @@ extension SyncEngine {
     /// record in `storageRef` (the object stays counted once, by it).
     func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
         guard Self.blobKind(collection) != nil else { return }
-        for row in store.rows(collection) where isCountedTombstone(row) {
+        for row in store.rows(collection) where isCountedTombstone(row) && !isHeld(row) {
             guard let base = row.base, let time = row.baseUpdateTime else { continue }
             let others = try sharingDocuments(collection, row, base)
             let released = TombstoneRules.releasedObjects(

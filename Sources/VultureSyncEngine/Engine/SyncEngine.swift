@@ -93,6 +93,9 @@ public enum SyncEvent: Sendable, Hashable {
     case purged(SyncCollection, ids: [String])
     /// Recents trimmed after a pull (schema §5.5).
     case trimmed(cleared: [String], tombstoned: [String])
+    /// A pulled document that breaks the schema, not merged: its record and the errors
+    /// (`/pointer: rule-id`); the record is held until a valid version arrives.
+    case malformed(SyncCollection, id: String, errors: [String])
 }
 
 extension SyncEvent: CustomStringConvertible {
@@ -109,6 +112,8 @@ extension SyncEvent: CustomStringConvertible {
         case .paused(let until): "paused until \(until)"
         case .purged(let c, let ids): "purged \(c.rawValue) \(ids.count)"
         case .trimmed(let cleared, let tombstoned): "trimmed \(cleared.count) cleared \(tombstoned.count) tombstoned"
+        case .malformed(let c, let id, let errors):
+            "malformed \(c.rawValue)/\(id.prefix(8)) held: \(errors.joined(separator: ", "))"
         }
     }
 }

@@ -102,6 +102,7 @@ public final class FileLocalStore: LocalStore {
                 "cursors": .map(cursors), "pausedUntil": s.pausedUntil.map { .timestamp($0) } ?? .null,
                 "profile": s.profile.map { .map($0) } ?? .null, "duplicatePassDone": .boolean(s.duplicatePassDone),
                 "lastPullAt": s.lastPullAt.map { .timestamp($0) } ?? .null,
+                "heldRecords": .map(s.heldRecords.mapValues { .array($0.map { .string($0) }) }),
             ]),
         ])
     }
@@ -148,6 +149,12 @@ public final class FileLocalStore: LocalStore {
         if case .map(let p)? = state["profile"] { s.profile = p }
         s.duplicatePassDone = state["duplicatePassDone"] == .boolean(true)
         if case .timestamp(let t)? = state["lastPullAt"] { s.lastPullAt = t }
+        if case .map(let held)? = state["heldRecords"] {
+            for (key, errors) in held {
+                guard case .array(let items) = errors else { continue }
+                s.heldRecords[key] = items.compactMap { if case .string(let e) = $0 { e } else { nil } }
+            }
+        }
         store.state = s
     }
 }

@@ -106,6 +106,10 @@ public struct EngineState: Sendable, Hashable {
     /// When the last pull finished (device clock): a device away longer than the tombstone retention
     /// cannot trust what it agreed with the server (tombstones it never saw may be purged).
     public var lastPullAt: FirestoreTimestamp?
+    /// Records held because their server document breaks the schema (Spec/pins.tsv
+    /// `malformedDocumentHeld`): `collection/id` → the errors, `/pointer: rule-id`. Their local
+    /// changes wait until a valid version is merged.
+    public var heldRecords: [String: [String]] = [:]
 
     /// Empty state.
     public init() {}

@@ -471,6 +471,14 @@ public enum SyncRule: String, CaseIterable, Sendable {
     /// Area errors, fact. Source: 000 §5.1.
     case storageFailure
 
+    /// A pulled document that breaks the schema (a wrong type, a missing required field, a value over its limit or
+    /// outside its enum; unknown fields are not breaks) does not stop the pull: the sync goes on, every other
+    /// document arrives, documents committed after it arrive by later pulls, and the device goes on pushing its other
+    /// changes. Nothing the device writes carries a broken value.
+    ///
+    /// Area errors, fact. Source: 000 §2; 000 §5.2.
+    case malformedDocument
+
     /// A pulled document is merged even with a row that holds no local change: its ranked, OR-ed and earliest fields
     /// can still win over the server's (a lower analysisVersion never replaces a higher one), and a row the merge
     /// leaves unlike the server's document is pushed.
@@ -550,6 +558,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .retryableStatuses: .errors
         case .quotaPause: .errors
         case .storageFailure: .errors
+        case .malformedDocument: .errors
         case .mergeCleanRows: .pull
         case .longAbsenceConverges: .pull
         }
@@ -620,6 +629,7 @@ public enum SyncRule: String, CaseIterable, Sendable {
         case .retryableStatuses: .fact
         case .quotaPause: .fact
         case .storageFailure: .fact
+        case .malformedDocument: .fact
         case .mergeCleanRows: .fact
         case .longAbsenceConverges: .fact
         }
