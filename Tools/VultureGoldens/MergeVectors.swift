@@ -161,6 +161,15 @@ struct MergeVectors {
             "any.any", "absent-equals-null", "flights", base: stored(10, ["skylinesFlightId": .null]),
             local: stored(20, [:]), remote: stored(30, ["skylinesFlightId": .null]),
             "an absent field and null are alike: no change on either side")
+        add(
+            "any.any", "absent-reads-as-default", "flights", base: stored(10, ["comments": .string("first notes")]),
+            local: stored(
+                20, ["comments": .string("first notes"), "isFavorite": .boolean(true), "waterBallast": .integer(80)]),
+            remote: stored(
+                30,
+                ["comments": .string("notes rewritten"), "isFavorite": .boolean(false), "waterBallast": .integer(0)]),
+            "an absent field with a default reads as that default (Goldens/FORMAT.md, The stored form): the server's explicit false and 0 are no change, so the local isFavorite and waterBallast stand; its comments are"
+        )
     }
 
     // MARK: * deleted (tombstoneWins)

@@ -67,7 +67,7 @@ extension ScenarioGoldens {
                 path: f.path, fields: all, mask: all.keys.sorted().map { FieldPath(unchecked: [$0]) })
         }
         let broken = webEdit(["comments": .string("web: rewritten"), "rating": .string("five")], clientSeconds: 25)
-        let fixed = webEdit(["rating": .integer(0), "favorite": .boolean(true)], clientSeconds: 80)
+        let fixed = webEdit(["rating": .integer(0), "isFavorite": .boolean(true)], clientSeconds: 80)
         return scenario(
             "malformed-document-held", "schema §2, §5.3",
             "A flight both devices hold is overwritten by another client with a rating that is not an integer: device b keeps what it had and its own edit, does not write over the document it cannot read, and still receives a valid flight of the same commit; once a valid version arrives, b merges it and pushes its edit.",
@@ -96,7 +96,7 @@ extension ScenarioGoldens {
                     server: [
                         f.path: [
                             "gliderRegistration": .string("D-KB04"), "comments": .string("web: rewritten"),
-                            "favorite": .boolean(true),
+                            "isFavorite": .boolean(true),
                         ]
                     ], converged: ["a", "b"]),
             ])

@@ -351,3 +351,42 @@ extension ScenarioGoldens {
             ])
     }
 }
+
+extension ScenarioGoldens {
+    /// A flight another client wrote without the fields a reader reads as their defaults (`isFavorite`,
+    /// `waterBallast`; iOS and Google's SDKs may never write them), then wrote whole, those fields at
+    /// their defaults, after device b changed them.
+    static var absentReadsAsDefault: Scenario {
+        let f = Flight(40)
+        var sparse = f.fields()
+        sparse["comments"] = .string("web: first notes")
+        let first = serverDocument(.flights, f.id, sparse, clientSeconds: 0).flatMap { write -> FirestoreWrite? in
+            guard var fields = write.fields else { return nil }
+            for name in ["isFavorite", "waterBallast", "rating", "isRead"] { fields[name] = nil }
+            return try? FirestoreWrite(path: write.path, fields: fields)
+        }
+        var whole = f.fields(["comments": .string("web: notes rewritten")])
+        for (name, value) in ["isFavorite": FirestoreValue.boolean(false), "waterBallast": .integer(0)] {
+            whole[name] = value
+        }
+        return scenario(
+            "absent-reads-as-default", "schema §5.3; Goldens/FORMAT.md, The stored form",
+            "A field absent from the agreed document reads as its default: device b sets isFavorite and waterBallast, then another client rewrites the whole flight with those fields at their defaults (unchanged to a reader) and new comments, later by clientUpdatedAt. b's values are changes on one side only and survive.",
+            [
+                .serverCommit(writes: [first].compactMap { $0 }, lateBySeconds: nil), advance(10), sync("a"),
+                advance(10), sync("b"), advance(10),
+                edit("b", f, ["isFavorite": .boolean(true), "waterBallast": .integer(80)]), advance(10),
+                .serverCommit(
+                    writes: [serverDocument(.flights, f.id, whole, clientSeconds: 50)].compactMap { $0 },
+                    lateBySeconds: nil),
+                advance(10), sync("b"), advance(10), sync("a"),
+                expect(
+                    server: [
+                        f.path: [
+                            "isFavorite": .boolean(true), "waterBallast": .integer(80),
+                            "comments": .string("web: notes rewritten"),
+                        ]
+                    ], converged: ["a", "b"]),
+            ])
+    }
+}

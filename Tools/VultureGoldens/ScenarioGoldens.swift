@@ -27,7 +27,7 @@ enum ScenarioGoldens {
             // §5.3, §5.5 merge
             sameFieldLaterWins, sameFieldTieServer, sameFieldMicroseconds, skewedClockDecides, inLogbookOr,
             uploadedOrOnSecondImport, earliestImportedAt, lastOpenedLatest, latestDateNotLatestEdit,
-            summaryHigherVersion,
+            summaryHigherVersion, absentReadsAsDefault,
             trackPreviewFailed, taskPulledAfterFlight, taskDeferralDroppedByEdit, settingsLargerT,
             sameIdMadeOnTwoDevices,
             // §5.5 recents

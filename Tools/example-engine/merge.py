@@ -6,6 +6,7 @@ agreed), the device's row (`local`) and the pulled document (`remote`). Absent a
 the merged document keeps the winning side's form (absent stays absent). The merged document's
 `updatedAt` is the remote one: it becomes the row's agreed document.
 """
+import schema
 from values import field, micros, same
 
 _ABSENT = object()
@@ -13,6 +14,11 @@ _ABSENT = object()
 EARLIEST = {("flights", "createdAt"), ("flights", "importedAt"), ("tasks", "importedAt"), ("mapFiles", "importedAt")}
 LATEST_CLEAR_TRAVELS = {("flights", "lastOpenedAt"), ("recentCompetitions", "lastOpenedAt"), ("homebases", "usedAt")}
 BLOB_MAPS = {("flights", "igc"), ("mapFiles", "content")}
+
+
+def _or(value, default):
+    """A field's value as a reader reads it: absent or null is the default (for a non-nullable field)."""
+    return default if value is None else value
 
 
 def is_tombstone(document):
@@ -206,6 +212,14 @@ def merge(collection, base, local, remote, local_created_at=None):
         elif key == ("settings", "values"):
             value = _settings_values(local, remote)
         else:
+            # Values compare as a reader reads them: an absent field is null, or its default when it
+            # is not nullable (merge table `* *`), so a side writing that default has not changed it.
+            default = schema.DEFAULTS.get(collection, {}).get(name)
+            if default is not None and base is not None:
+                lv, rv, bv = (_or(v, default) for v in (sides.lv, sides.rv, sides.bv))
+                sides.local_changed, sides.remote_changed = not same(lv, bv), not same(rv, bv)
+                if same(lv, rv):
+                    sides.local_changed = False
             value = sides.three_way()
             if key == ("mapFiles", "contentHash") and value == "":
                 value = None  # an empty hash is null, never "" (schema §5.5)

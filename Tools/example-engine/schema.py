@@ -116,3 +116,4 @@ def blob_map(uid, collection, record_id, raw, gz, content_hash):
 
 def object_metadata(collection, record_id):
     return {"recordId": record_id} if collection == "mapFiles" else {}
+

@@ -109,7 +109,10 @@ extension SyncEngine {
     /// Imports an IGC file (schema §2 flights, §4): the flight id is the SHA-256 of the bytes as
     /// imported; the gzipped object is kept on the device and reserved, uploaded and marked by the
     /// next push. Importing a flight that is already here changes nothing; importing one whose row is
-    /// a tombstone brings it back (a re-import after the delete, schema §5.4).
+    /// a tombstone brings it back (a re-import after the delete, schema §5.4). Without a `summary` in
+    /// `fields`, the flight gets one not yet analysed (analysis version 0) with takeoff, landing and
+    /// duration from the first and last fix, so that its document has every field a reader needs
+    /// (another device holds a flight document without one, Spec/pins.tsv malformedDocumentHeld).
     /// - Returns: the flight id.
     /// - Throws: ``LocalChangeError``.
     @discardableResult
@@ -122,6 +125,12 @@ extension SyncEngine {
         record["igc"] = .null
         if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
         if record["createdAt"] == nil { record["createdAt"] = .timestamp(clock()) }
+        if record["summary"] ?? .null == .null {
+            let header = IGCHeader(igcBytes: igc)
+            var summary = FlightSummary(takeoffAt: header.firstFix, landingAt: header.lastFix)
+            if let t = header.firstFix, let l = header.lastFix { summary.duration = max(0, l.seconds - t.seconds) }
+            record["summary"] = summary.firestoreValue(form: .stored)
+        }
         _ = try save(.flights, id: id, changes: record)
         guard var row = store.row(.flights, id: id) else { return id }
         attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "igc")

@@ -185,7 +185,7 @@ struct DocumentMergeRun {
             if MergeRule.governsPaths(below: path, in: collection), case .map(let lm)? = l, case .map(let rm)? = r {
                 return nested(path, b, lm, rm)
             }
-            return .value(threeWay(b, l, r, tie: rule.tie))
+            return .value(threeWay(b, l, r, tie: rule.tie, absentReadsAs: Self.defaults(collection)[path]))
         case .tombstoneWins:
             return tombstone(b, l, r)
         case .logicalOr:
@@ -217,6 +217,24 @@ struct DocumentMergeRun {
         }
     }
 
+    /// The defaults of a collection's top-level fields that are not nullable (Spec/fields.tsv), by
+    /// name: what a reader reads for such a field when it is absent.
+    static func defaults(_ collection: SyncCollection) -> [String: FirestoreValue] {
+        defaultsByCollection[collection] ?? [:]
+    }
+
+    static let defaultsByCollection: [SyncCollection: [String: FirestoreValue]] = {
+        var out: [SyncCollection: [String: FirestoreValue]] = [:]
+        for c in SyncCollection.allCases {
+            var byName: [String: FirestoreValue] = [:]
+            for f in SyncSchema.vulture.fields(of: c.documentType) where !f.isNullable {
+                if let d = f.defaultValue { byName[f.name] = d }
+            }
+            out[c] = byName
+        }
+        return out
+    }()
+
     /// The tie of the row for every field (`* *`): the server unless the table says otherwise.
     var defaultTie: MergeTie? { MergeRule.all.first { $0.documentType == nil && $0.fieldPath == nil }?.tie }
 
@@ -225,12 +243,17 @@ struct DocumentMergeRun {
 
     /// The default rule: the side that changed against the base; both changed → the later
     /// `clientUpdatedAt`, a tie → `tie` (schema §5.3, §5.5). Equal values keep the remote form.
-    func threeWay(_ b: FirestoreValue?, _ l: FirestoreValue?, _ r: FirestoreValue?, tie: MergeTie?)
-        -> FirestoreValue?
-    {
-        if SyncRuleValues.same(l, r) { return r }
-        let localChanged = !SyncRuleValues.same(l, b)
-        let remoteChanged = !SyncRuleValues.same(r, b)
+    /// Values are compared as a reader reads them (Goldens/FORMAT.md, The stored form): an absent
+    /// field is null, or `absentReadsAs`, the field's default, so a side that writes a default the
+    /// other left out has not changed it.
+    func threeWay(
+        _ b: FirestoreValue?, _ l: FirestoreValue?, _ r: FirestoreValue?, tie: MergeTie?,
+        absentReadsAs fallback: FirestoreValue? = nil
+    ) -> FirestoreValue? {
+        let (rb, rl, rr) = (b ?? fallback, l ?? fallback, r ?? fallback)
+        if SyncRuleValues.same(rl, rr) { return r }
+        let localChanged = !SyncRuleValues.same(rl, b == nil && base == nil ? b : rb)
+        let remoteChanged = !SyncRuleValues.same(rr, b == nil && base == nil ? b : rb)
         if localChanged && !remoteChanged { return l }
         if remoteChanged && !localChanged { return r }
         return bothChanged(tie: tie) == .local ? l : r

@@ -470,7 +470,9 @@ public enum DocumentIdRule: String, CaseIterable, Sendable {
 /// The merge rule kinds `Spec/merge-rules.tsv` uses, one case per distinct `rule` cell in table order:
 /// a new kind in the table is a new case, which the merge's exhaustive switch must handle.
 public enum MergeRuleKind: String, CaseIterable, Sendable {
-    /// Changed on one side only: that side. Changed on both: the later clientUpdatedAt.
+    /// Changed on one side only: that side. Changed on both: the later clientUpdatedAt. Values compare as a reader
+    /// reads them: an absent field is null, or its default when it is not nullable (Goldens/FORMAT.md, The stored
+    /// form), so a side that writes a default the other left out has not changed it.
     case threeWayLatestClientUpdatedAt
 
     /// A delete wins over an edit, except a local record created after the remote deletedAt, which lives again.
