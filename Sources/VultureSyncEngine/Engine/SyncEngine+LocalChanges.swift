@@ -196,6 +196,7 @@ extension SyncEngine {
         stamp(&fields, deleted: true)
         row.fields = fields
         row.pendingBlobMap = nil
+        row.deferredTaskId = nil  // a tombstone names no task (schema §5.4)
         store.put(row)
         try commitLocalChange()
     }

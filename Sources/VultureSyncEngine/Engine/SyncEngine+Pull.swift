@@ -27,8 +27,11 @@ extension SyncEngine {
 
     /// Whether the last complete pull is older than the tombstone retention: a delete made meanwhile
     /// may have left a tombstone already purged, so this pull starts from no cursor (everything).
+    /// A device that never completed a pull but holds rows it pushed is in the same place: a row the
+    /// server agreed on may have been deleted and purged since (simulation seed 771).
     var isBackAfterLongAbsence: Bool {
-        guard let last = store.state.lastPullAt, !configuration.has(.noFullPullAfterLongAbsence) else { return false }
+        guard !configuration.has(.noFullPullAfterLongAbsence) else { return false }
+        guard let last = store.state.lastPullAt else { return true }
         return clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
     }
 

@@ -115,7 +115,7 @@ extension SyncEngine {
             // A deferred task id stays deferred: agreed with the server, still null on the device.
             let local = row.fields
             row.fields = agreed
-            if let field = LocalRow.deferredField(row.collection), row.deferredTaskId != nil {
+            if let field = LocalRow.deferredField(row.collection), row.deferredTaskId != nil, !row.isTombstone {
                 row.fields[field] = local[field] ?? .null
             }
             row.base = agreed

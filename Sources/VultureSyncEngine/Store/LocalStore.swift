@@ -70,8 +70,11 @@ public struct LocalRow: Sendable, Hashable {
     /// The fields as a push sends them: ``fields``, except that a flight waiting for its task
     /// (``deferredTaskId``) sends that id, not the local null (schema §5.5: the flight is stored
     /// without the task on the device, and the server keeps the assignment another device made).
+    /// A tombstone keeps only the common fields (schema §5.4): it sends no task id.
     public var pushedFields: [String: FirestoreValue] {
-        guard let deferred = deferredTaskId, let field = Self.deferredField(collection) else { return fields }
+        guard !isTombstone, let deferred = deferredTaskId, let field = Self.deferredField(collection) else {
+            return fields
+        }
         var out = fields
         out[field] = .string(deferred)
         return out

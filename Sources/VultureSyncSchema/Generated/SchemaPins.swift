@@ -280,9 +280,10 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     case pushPreconditions
 
     /// sync-rules.tsv cursorLargestUpdatedAt, purgeAge, longAbsenceConverges: A device whose cursor is older than the
-    /// purge age (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement
-    /// of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does
-    /// not have, a tombstone the server no longer holds is dropped locally.
+    /// purge age (tombstoneRetentionDays), or that has pushed but never completed a pull, pulls every collection in
+    /// full from the start, then forgets the agreement of each row the full pull did not bring: a live row keeps its
+    /// values and is pushed as a record the server does not have, a tombstone the server no longer holds is dropped
+    /// locally.
     case longAbsenceFullPull
 
     /// merge-rules.tsv *: A pulled document made again since the device's agreement (its createTime is later than the
@@ -532,7 +533,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .pushPreconditions:
             "Every record write carries a precondition on what the device last agreed with the server: exists = false when the server never had the record, else updateTime = the agreed version. When it fails the engine reads the document again, merges it (three-way against the agreement) and writes again, at most three times. The reserve's storageBytes increment rides in the same commit as the record under that precondition, so a reserve retried after a lost answer cannot count its blob twice."
         case .longAbsenceFullPull:
-            "A device whose cursor is older than the purge age (tombstoneRetentionDays) pulls every collection in full from the start, then forgets the agreement of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a tombstone the server no longer holds is dropped locally."
+            "A device whose cursor is older than the purge age (tombstoneRetentionDays), or that has pushed but never completed a pull, pulls every collection in full from the start, then forgets the agreement of each row the full pull did not bring: a live row keeps its values and is pushed as a record the server does not have, a tombstone the server no longer holds is dropped locally."
         case .madeAgainWithoutBase:
             "A pulled document made again since the device's agreement (its createTime is later than the agreed version, or the agreed record said its blob was uploaded and the pulled one no longer names that object as uploaded) is merged with no base, as two records that never agreed."
         case .deletedAtOnlyTombstones:

@@ -486,9 +486,10 @@ public enum SyncRule: String, CaseIterable, Sendable {
     /// Area pull, fact. Source: 000 §5.3.
     case mergeCleanRows
 
-    /// A device whose last complete pull is older than the tombstone retention may hold rows agreed with documents
-    /// the server has purged; after its next sync it agrees with the server again, the record gone on every device or
-    /// back on every device (000 §5.4 accepts that a deleted flight comes back).
+    /// A device whose last complete pull is older than the tombstone retention (or that has pushed but never
+    /// completed a pull) may hold rows agreed with documents the server has purged; after its next sync it agrees
+    /// with the server again, the record gone on every device or back on every device (000 §5.4 accepts that a
+    /// deleted flight comes back).
     ///
     /// Area pull, fact of `CommonFields.updatedAt`. Source: 000 §5.2; 000 §5.4.
     case longAbsenceConverges
