@@ -4,8 +4,11 @@
 // the testee's engines reach the server through server requests answered while a case is open.
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// Where an engine under test sends its Firestore and Cloud Storage requests during an engine
 /// operation: the runner's server. In process, ``EngineServer`` itself; over the testee protocol, a
@@ -501,7 +504,8 @@ final class ReferenceEngines {
             let configuration = SyncConfiguration(
                 uid: uid, deviceId: try m.string("deviceId"), platform: platform,
                 entitlements: ents.compactMap { if case .string(let s) = $0 { s } else { nil } },
-                pageSize: Int(pageSize), injectedBugs: injectedBugs, variants: variants)
+                pageSize: Int(pageSize)
+            ).injecting(injectedBugs, variants: variants)
             devices[name] = Device(
                 configuration: configuration,
                 clock: ManualClock(start.adding(seconds: try m.integer("clockOffsetSeconds"))),

@@ -1,5 +1,6 @@
 import Foundation
 import VultureGoldenResources
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -3,6 +3,7 @@
 import Foundation
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// A typed rejection an operation answers with: `{seq, error: {code, message}}`.
 ///

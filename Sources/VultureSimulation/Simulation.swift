@@ -1,7 +1,10 @@
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// How one run is set up.
 public struct SimulationOptions: Sendable, Hashable {
@@ -134,7 +137,8 @@ struct World {
             engine = SyncEngine(
                 configuration: SyncConfiguration(
                     uid: Simulation.uid, deviceId: "device-\(config.name)", platform: config.platform,
-                    entitlements: config.entitlements, pageSize: pageSize, injectedBugs: bug.map { [$0] } ?? []),
+                    entitlements: config.entitlements, pageSize: pageSize
+                ).injecting(bug.map { [$0] } ?? []),
                 database: recorder, storage: bucket, store: store, clock: clock.source)
         }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncEngine
 import VultureSyncSchema
 

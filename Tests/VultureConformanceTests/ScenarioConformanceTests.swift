@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 import VultureTesteeProcess

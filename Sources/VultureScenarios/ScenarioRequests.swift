@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 /// The rules every commit a device sends during a scenario must keep, whatever the scenario's
