@@ -636,7 +636,7 @@ public enum ScenarioConformance {
                     var wanted: [String: Set<SyncCollection>] = [:]
                     for device in e.rows.keys.sorted() {
                         for key in (e.rows[device] ?? [:]).keys.sorted() {
-                            guard let name = key.split(separator: "/").first,
+                            guard let name = FirestoreLimits.slashSegments(key).first,
                                 let collection = SyncCollection(rawValue: String(name))
                             else { continue }
                             wanted[device, default: []].insert(collection)

@@ -235,7 +235,7 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     static func escaped(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;?#%")
-        return path.split(separator: "/", omittingEmptySubsequences: false).map {
+        return FirestoreLimits.slashSegments(path).map {
             String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)
         }.joined(separator: "/")
     }

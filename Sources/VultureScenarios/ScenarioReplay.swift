@@ -253,7 +253,10 @@ public enum ScenarioReplay {
             guard devices.deviceNames.contains(name), let expected = e.rows[name] else { continue }
             for key in expected.keys.sorted() {
                 let rp = JSONPointer.appending(p + "/rows/" + name, key)
-                let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
+                let segments = FirestoreLimits.slashSegments(key)
+                let parts =
+                    segments.count < 2
+                    ? segments.map(String.init) : [String(segments[0]), segments.dropFirst().joined(separator: "/")]
                 guard parts.count == 2, let collection = SyncCollection(rawValue: parts[0]) else {
                     out.append("\(rp): a row key is COLLECTION/ID")
                     continue
