@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .library(name: "VultureFirestore", targets: ["VultureFirestore"]),
         .library(name: "VultureScenarios", targets: ["VultureScenarios"]),
+        .library(name: "VultureReference", targets: ["VultureReference"]),
         // Test support an app's tests may import and the app never links.
         .library(name: "VultureFirestoreTesting", targets: ["VultureFirestoreTesting"]),
         .library(name: "VultureSyncTesting", targets: ["VultureSyncTesting"]),
@@ -124,8 +125,17 @@ let package = Package(
         .target(
             name: "VultureConformance",
             dependencies: [
-                "VultureSyncSchema", "VultureSyncEngine", "VultureFirestore", "VultureGoldenResources",
-                "VultureFirestoreTesting", "VultureScenarios", "VultureSyncTesting",
+                "VultureSyncSchema", "VultureFirestore", "VultureGoldenResources", "VultureFirestoreTesting",
+                "VultureScenarios",
+            ]
+        ),
+        // The reference implementation of every testee operation: ids, blobs, validation, documents,
+        // settings, the engine's rules, and the engine operations answered by the reference engine.
+        .target(
+            name: "VultureReference",
+            dependencies: [
+                "VultureConformance", "VultureSyncEngine", "VultureSyncTesting", "VultureScenarios",
+                "VultureFirestoreTesting", "VultureFirestore", "VultureSyncSchema",
             ]
         ),
         // A testee run as a child process (`run --testee`): Process, signals, process groups.
@@ -136,14 +146,17 @@ let package = Package(
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema"]
+            dependencies: [
+                "VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema",
+                "VultureReference",
+            ]
         ),
         // The reference implementation served over the testee protocol.
         .executableTarget(
             name: "vulture-reference-testee",
             dependencies: [
                 "VultureCommandLine", "VultureConformance", "VultureSyncEngine", "VultureSyncSchema",
-                "VultureSyncTesting",
+                "VultureSyncTesting", "VultureReference",
             ]
         ),
         // The case definitions behind Goldens/schema and Goldens/vectors, rendered by the reference implementation.
@@ -151,7 +164,7 @@ let package = Package(
             name: "VultureGoldens",
             dependencies: [
                 "VultureConformance", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema", "VultureScenarios",
-                "VultureSyncTesting",
+                "VultureSyncTesting", "VultureReference",
             ],
             path: "Tools/VultureGoldens"
         ),
@@ -205,6 +218,7 @@ let package = Package(
             dependencies: [
                 "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
                 "VultureSyncEngine", "VultureScenarios", "VultureFirestoreTesting", "VultureSyncTesting",
+                "VultureReference",
             ],
             resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),

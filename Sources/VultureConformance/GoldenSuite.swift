@@ -1,7 +1,6 @@
 import Foundation
 import VultureGoldenResources
 import VultureScenarios
-import VultureSyncEngine
 import VultureSyncSchema
 
 /// The checked-in goldens (Goldens/) read as conformance cases.

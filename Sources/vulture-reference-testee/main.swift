@@ -1,6 +1,7 @@
 import Foundation
 import VultureCommandLine
 import VultureConformance
+import VultureReference
 import VultureSyncEngine
 import VultureSyncSchema
 import VultureSyncTesting

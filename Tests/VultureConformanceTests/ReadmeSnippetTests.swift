@@ -3,6 +3,7 @@ import Testing
 import VultureConformance
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureReference
 import VultureSyncEngine
 import VultureSyncSchema
 

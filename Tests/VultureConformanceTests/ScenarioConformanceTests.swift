@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
 import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema

@@ -2,6 +2,7 @@
 // canonical bytes by the reference implementation (Goldens/README.md).
 import Foundation
 import VultureConformance
+import VultureReference
 import VultureScenarios
 import VultureSchemaCore
 import VultureSyncEngine
