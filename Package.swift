@@ -97,7 +97,7 @@ let package = Package(
             name: "vulture-simulate",
             dependencies: [
                 "VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore", "VultureScenarios",
-                "VultureSyncTesting",
+                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncEngine",
             ]
         ),
         // `vulture-sync`: the reference engine as another device, a state directory against the emulator.
@@ -164,7 +164,7 @@ let package = Package(
             name: "VultureGoldens",
             dependencies: [
                 "VultureConformance", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema", "VultureScenarios",
-                "VultureSyncTesting", "VultureReference",
+                "VultureSyncTesting", "VultureReference", "VultureFirestoreTesting", "VultureSchemaCore",
             ],
             path: "Tools/VultureGoldens"
         ),
@@ -188,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
-            dependencies: ["VultureSyncSchema"],
+            dependencies: ["VultureSyncSchema", "CZlib", "VultureSchemaCore"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -204,13 +204,16 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncCommandTests",
-            dependencies: ["VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema"]
+            dependencies: [
+                "VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema",
+                "VultureCommandLine", "VultureFirestore",
+            ]
         ),
         .testTarget(
             name: "VultureSimulationTests",
             dependencies: [
                 "VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureScenarios",
-                "VultureSyncTesting",
+                "VultureSyncTesting", "VultureSchemaCore",
             ]
         ),
         .testTarget(
@@ -236,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSchemaGeneratorTests",
-            dependencies: ["VultureSchemaGenerator"]
+            dependencies: ["VultureSchemaGenerator", "VultureSchemaCore"]
         ),
         // The fuzz harnesses (Tools/fuzz, README "Fuzzing"): per reader, what one input must do (a value
         // or a typed error, never a crash) and the seeds taken from the goldens. The libFuzzer executables
@@ -281,4 +284,10 @@ if Context.environment["VULTURE_FUZZ"] == "1" {
             path: "Tools/fuzz/Entry/json-differential"
         ),
     ]
+}
+
+// Every Swift target declares the modules whose members it uses (SE-0444, member import visibility):
+// an extension member is visible only where its module is imported, not wherever it happens to be linked.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

@@ -1,3 +1,4 @@
+import Foundation
 import VultureFirestore
 import VultureScenarios
 import VultureSyncSchema

@@ -1,3 +1,4 @@
+import VultureFirestore
 import VultureSyncEngine
 import VultureSyncSchema
 

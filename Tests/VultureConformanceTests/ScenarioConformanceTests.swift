@@ -5,6 +5,7 @@ import VultureReference
 import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 import VultureTesteeProcess
 
 /// Another sync engine judged against the scenario goldens through the engine operations
