@@ -12,6 +12,11 @@ let package = Package(
         .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
         .library(name: "VultureFirestore", targets: ["VultureFirestore"]),
+        .library(name: "VultureScenarios", targets: ["VultureScenarios"]),
+        .library(name: "VultureReference", targets: ["VultureReference"]),
+        // Test support an app's tests may import and the app never links.
+        .library(name: "VultureFirestoreTesting", targets: ["VultureFirestoreTesting"]),
+        .library(name: "VultureSyncTesting", targets: ["VultureSyncTesting"]),
         .executable(name: "vulture-conformance", targets: ["vulture-conformance"]),
         .executable(name: "vulture-reference-testee", targets: ["vulture-reference-testee"]),
         .executable(name: "vulture-benchmark", targets: ["vulture-benchmark"]),
@@ -48,6 +53,26 @@ let package = Package(
             name: "VultureFirestore",
             dependencies: ["VultureSyncSchema"]
         ),
+        // Test support for Firestore: recorders and fault injection, the manual clock, the emulator's
+        // unsigned ID token. A product an app's tests import; the app never links it.
+        .target(
+            name: "VultureFirestoreTesting",
+            dependencies: ["VultureFirestore", "VultureSyncSchema"]
+        ),
+        // The scenario format (Goldens/FORMAT.md, Scenarios): reading, the commit rules, the server side
+        // of a replay and the `expect` checks, independent of any engine.
+        .target(
+            name: "VultureScenarios",
+            dependencies: ["VultureFirestore", "VultureFirestoreTesting", "VultureSyncSchema"]
+        ),
+        // Test support for the engine: the reference engine's scenario replay.
+        .target(
+            name: "VultureSyncTesting",
+            dependencies: [
+                "VultureSyncEngine", "VultureScenarios", "VultureFirestoreTesting", "VultureFirestore",
+                "VultureSyncSchema",
+            ]
+        ),
         // Test support that spawns a local server (the Firestore emulator: posix_spawn, process groups,
         // signals); no library product includes it, so an app never imports it.
         .target(
@@ -62,12 +87,18 @@ let package = Package(
         // A deterministic multi-device world with faults, invariants and shrinking.
         .target(
             name: "VultureSimulation",
-            dependencies: ["VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"]
+            dependencies: [
+                "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema", "VultureFirestoreTesting",
+                "VultureScenarios", "VultureSyncTesting",
+            ]
         ),
         // The simulation's command line.
         .executableTarget(
             name: "vulture-simulate",
-            dependencies: ["VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore"]
+            dependencies: [
+                "VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore", "VultureScenarios",
+                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncEngine",
+            ]
         ),
         // `vulture-sync`: the reference engine as another device, a state directory against the emulator.
         .target(
@@ -93,7 +124,19 @@ let package = Package(
         // process spawning: this is the library an iOS test target imports).
         .target(
             name: "VultureConformance",
-            dependencies: ["VultureSyncSchema", "VultureSyncEngine", "VultureFirestore", "VultureGoldenResources"]
+            dependencies: [
+                "VultureSyncSchema", "VultureFirestore", "VultureGoldenResources", "VultureFirestoreTesting",
+                "VultureScenarios",
+            ]
+        ),
+        // The reference implementation of every testee operation: ids, blobs, validation, documents,
+        // settings, the engine's rules, and the engine operations answered by the reference engine.
+        .target(
+            name: "VultureReference",
+            dependencies: [
+                "VultureConformance", "VultureSyncEngine", "VultureSyncTesting", "VultureScenarios",
+                "VultureFirestoreTesting", "VultureFirestore", "VultureSyncSchema",
+            ]
         ),
         // A testee run as a child process (`run --testee`): Process, signals, process groups.
         .target(
@@ -103,17 +146,26 @@ let package = Package(
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema"]
+            dependencies: [
+                "VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema",
+                "VultureReference",
+            ]
         ),
         // The reference implementation served over the testee protocol.
         .executableTarget(
             name: "vulture-reference-testee",
-            dependencies: ["VultureCommandLine", "VultureConformance", "VultureSyncEngine", "VultureSyncSchema"]
+            dependencies: [
+                "VultureCommandLine", "VultureConformance", "VultureSyncEngine", "VultureSyncSchema",
+                "VultureSyncTesting", "VultureReference",
+            ]
         ),
         // The case definitions behind Goldens/schema and Goldens/vectors, rendered by the reference implementation.
         .target(
             name: "VultureGoldens",
-            dependencies: ["VultureConformance", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"],
+            dependencies: [
+                "VultureConformance", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema", "VultureScenarios",
+                "VultureSyncTesting", "VultureReference", "VultureFirestoreTesting", "VultureSchemaCore",
+            ],
             path: "Tools/VultureGoldens"
         ),
         // Writes and checks Goldens/ (a thin command line over VultureGoldens).
@@ -127,7 +179,7 @@ let package = Package(
             name: "vulture-benchmark",
             dependencies: [
                 "VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators", "VultureSyncEngine",
-                "VultureSyncCommand", "VultureSimulation",
+                "VultureSyncCommand", "VultureSimulation", "VultureFirestoreTesting",
             ]
         ),
         .testTarget(
@@ -136,32 +188,40 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
-            dependencies: ["VultureSyncSchema"],
+            dependencies: ["VultureSyncSchema", "CZlib", "VultureSchemaCore"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "VultureFirestoreTests",
-            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema"]
+            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureFirestoreTesting"]
         ),
         .testTarget(
             name: "VultureSyncEngineTests",
             dependencies: [
                 "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureSimulation",
+                "VultureScenarios", "VultureSyncTesting", "VultureFirestoreTesting",
             ]
         ),
         .testTarget(
             name: "VultureSyncCommandTests",
-            dependencies: ["VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema"]
+            dependencies: [
+                "VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema",
+                "VultureCommandLine", "VultureFirestore",
+            ]
         ),
         .testTarget(
             name: "VultureSimulationTests",
-            dependencies: ["VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators"]
+            dependencies: [
+                "VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureScenarios",
+                "VultureSyncTesting", "VultureSchemaCore",
+            ]
         ),
         .testTarget(
             name: "VultureConformanceTests",
             dependencies: [
                 "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
-                "VultureSyncEngine",
+                "VultureSyncEngine", "VultureScenarios", "VultureFirestoreTesting", "VultureSyncTesting",
+                "VultureReference",
             ],
             resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),
@@ -179,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureSchemaGeneratorTests",
-            dependencies: ["VultureSchemaGenerator"]
+            dependencies: ["VultureSchemaGenerator", "VultureSchemaCore"]
         ),
         // The fuzz harnesses (Tools/fuzz, README "Fuzzing"): per reader, what one input must do (a value
         // or a typed error, never a crash) and the seeds taken from the goldens. The libFuzzer executables
@@ -188,7 +248,7 @@ let package = Package(
             name: "VultureFuzzTargets",
             dependencies: [
                 "VultureSyncSchema", "VultureConformance", "VultureSyncEngine", "VultureSyncCommand",
-                "VultureSchemaGenerator",
+                "VultureSchemaGenerator", "VultureScenarios",
             ],
             path: "Tools/fuzz/Targets"
         ),
@@ -224,4 +284,10 @@ if Context.environment["VULTURE_FUZZ"] == "1" {
             path: "Tools/fuzz/Entry/json-differential"
         ),
     ]
+}
+
+// Every Swift target declares the modules whose members it uses (SE-0444, member import visibility):
+// an extension member is visible only where its module is imported, not wherever it happens to be linked.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

@@ -1,4 +1,6 @@
+import Foundation
 import VultureFirestore
+import VultureScenarios
 import VultureSyncSchema
 
 /// One conformance case: a stable id, the schema section it tests, an operation with its input,

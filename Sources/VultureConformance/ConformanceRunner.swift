@@ -1,4 +1,5 @@
 import Foundation
+import VultureScenarios
 import VultureSyncSchema
 
 /// The outcome of a whole run: per-case results, counts, and the failure-list reconciliation.

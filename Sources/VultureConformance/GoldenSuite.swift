@@ -1,6 +1,6 @@
 import Foundation
 import VultureGoldenResources
-import VultureSyncEngine
+import VultureScenarios
 import VultureSyncSchema
 
 /// The checked-in goldens (Goldens/) read as conformance cases.

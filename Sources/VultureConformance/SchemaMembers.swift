@@ -1,3 +1,4 @@
+import Foundation
 import VultureSyncSchema
 
 /// What the schema says about a member an answer has and the golden lacks, so that a hint names a

@@ -248,8 +248,8 @@ public enum FirestoreValueOrder {
         case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
         case (.bytes(let x), .bytes(let y)): return bytes(Array(x), Array(y))
         case (.reference(let x), .reference(let y)):
-            let xs = x.split(separator: "/", omittingEmptySubsequences: false)
-            let ys = y.split(separator: "/", omittingEmptySubsequences: false)
+            let xs = FirestoreLimits.slashSegments(x)
+            let ys = FirestoreLimits.slashSegments(y)
             for (p, q) in zip(xs, ys) {
                 let c = bytes(Array(p.utf8), Array(q.utf8))
                 if c != 0 { return c }

@@ -50,7 +50,7 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     }
 
     /// A client whose bearer token is asked for on every request: a signed-in user whose ID token
-    /// changes (``EmulatorIdToken`` on the emulator, a refreshed Firebase ID token on a real project).
+    /// changes (`EmulatorIdToken` in VultureFirestoreTesting on the emulator, a refreshed Firebase ID token on a real project).
     /// - Parameters:
     ///   - baseURL: scheme, host and port.
     ///   - projectId: the project id.
@@ -235,7 +235,7 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     static func escaped(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;?#%")
-        return path.split(separator: "/", omittingEmptySubsequences: false).map {
+        return FirestoreLimits.slashSegments(path).map {
             String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)
         }.joined(separator: "/")
     }

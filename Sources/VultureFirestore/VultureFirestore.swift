@@ -24,7 +24,7 @@ public struct FirestoreDocument: Sendable, Hashable {
     }
 
     /// The document's last path segment.
-    public var id: String { String(path.split(separator: "/").last ?? "") }
+    public var id: String { String(FirestoreLimits.slashSegments(path).last ?? "") }
 }
 
 /// A Firestore status code, by its canonical name (google.rpc.Code).

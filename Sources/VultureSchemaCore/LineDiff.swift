@@ -1,3 +1,5 @@
+import Foundation
+
 /// A line diff in unified form, shared by the generator's and the goldens writer's drift checks
 /// (package-internal: not part of the library's API).
 package enum LineDiff {

@@ -216,8 +216,8 @@ struct InvariantChecker {
 
     /// The collection of a document path `users/{uid}/{collection}/{id}`.
     static func collection(of path: String) -> SyncCollection? {
-        let parts = path.split(separator: "/")
-        return parts.count == 4 ? SyncCollection(rawValue: String(parts[2])) : nil
+        let parts = FirestoreLimits.slashSegments(path)
+        return parts.count == 4 && parts.allSatisfy({ !$0.isEmpty }) ? SyncCollection(rawValue: String(parts[2])) : nil
     }
 
     static let validator = SchemaValidator(schema: .vulture)

@@ -1,7 +1,10 @@
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// How one run is set up.
 public struct SimulationOptions: Sendable, Hashable {
@@ -143,7 +146,8 @@ struct World {
             engine = SyncEngine(
                 configuration: SyncConfiguration(
                     uid: Simulation.uid, deviceId: "device-\(config.name)", platform: config.platform,
-                    entitlements: config.entitlements, pageSize: pageSize, injectedBugs: bug.map { [$0] } ?? []),
+                    entitlements: config.entitlements, pageSize: pageSize
+                ).injecting(bug.map { [$0] } ?? []),
                 database: recorder, storage: bucket, store: store, clock: clock.source)
         }
 
@@ -628,7 +632,8 @@ struct World {
                 }
                 _ = try backend.firestore.commit(sent)
                 recordServerEdits(sent)
-                for w in sent where Self.bulkIds.contains(String((w.path ?? "").split(separator: "/").last ?? "")) {
+                for w in sent
+                where Self.bulkIds.contains(String(FirestoreLimits.slashSegments(w.path ?? "").last ?? "")) {
                     if case .timestamp(let t)? = w.fields?["lastOpenedAt"] { bulkInstant = bulkInstant ?? t }
                 }
             case .advance(let seconds, let micros, let d):
@@ -722,8 +727,10 @@ struct World {
                 trace.append(
                     "  \(dev.config.name) commit\(r.acknowledged ? "" : " (no answer)"): "
                         + r.writes.map { w in
-                            let target = (w.path ?? "").split(separator: "/").suffix(2).map { String($0.prefix(8)) }
-                                .joined(separator: "/")
+                            let target = FirestoreLimits.slashSegments(w.path ?? "").suffix(2).map {
+                                String($0.prefix(8))
+                            }
+                            .joined(separator: "/")
                             if w.isDelete { return "delete \(target)" }
                             let mask =
                                 w.mask.map { "[" + $0.map(\.description).joined(separator: ",") + "]" } ?? "(all)"

@@ -155,7 +155,7 @@ struct Context {
         }
         if let v = violations.first {
             let argument = operands.dropFirst(2).first {
-                $0.hasPrefix(v.pointer.dropFirst().split(separator: "/")[0] + "=")
+                $0.hasPrefix((FirestoreLimits.slashSegments(String(v.pointer.dropFirst())).first ?? "") + "=")
             }
             throw SyncCommandError.value(
                 argument: argument ?? v.pointer, pointer: v.pointer, rule: v.rule, message: v.message)

@@ -1,6 +1,7 @@
 import Foundation
 import VultureEmulators
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncCommand
 import VultureSyncEngine
 import VultureSyncSchema

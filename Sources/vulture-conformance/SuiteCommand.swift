@@ -1,6 +1,7 @@
 import Foundation
 import VultureCommandLine
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 import VultureTesteeProcess
 

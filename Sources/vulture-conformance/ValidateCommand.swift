@@ -258,7 +258,7 @@ enum DocumentFiles {
 
     /// `users/u.json` → `users/u`, `users/u/flights/x.json` → `users/u/flights/x`, else nil.
     static func documentPath(ofRelativePath relative: String) -> String? {
-        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = FirestoreLimits.slashSegments(relative)
         guard parts.first == "users", parts.count == 2 || parts.count == 4, relative.hasSuffix(".json") else {
             return nil
         }
@@ -606,7 +606,7 @@ enum WriteMessages {
         case .mask:
             return "/updateMask/fieldPaths"
         case .field(let p):
-            let segments = p.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            let segments = FirestoreLimits.slashSegments(p).dropFirst().map {
                 $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             }
             if let path = try? FieldPath(segments), write.transforms.contains(where: { $0.path == path }) {

@@ -1,8 +1,10 @@
 import Foundation
 import VultureCommandLine
 import VultureConformance
+import VultureReference
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 // The reference testee: this package's own codec served over the testee protocol, so the runner's
 // process handling is exercised end to end (`vulture-conformance run --testee vulture-reference-testee`).

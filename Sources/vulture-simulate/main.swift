@@ -2,9 +2,11 @@ import Foundation
 import VultureCommandLine
 import VultureEmulators
 import VultureFirestore
+import VultureScenarios
 import VultureSchemaCore
 import VultureSimulation
 import VultureSyncEngine
+import VultureSyncTesting
 
 let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
 let usage = """

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// Real input: every IGC file of ../shared/corpus encodes to a flight document that the schema

@@ -21,7 +21,10 @@ import VultureConformance
             targets: [
                 .executableTarget(
                     name: "app",
-                    dependencies: [.product(name: "VultureConformance", package: "vulture")],
+                    dependencies: [
+                        .product(name: "VultureConformance", package: "vulture"),
+                        .product(name: "VultureReference", package: "vulture"),
+                    ],
                     resources: [.copy("failure-list.txt")]
                 )
             ]
@@ -31,6 +34,7 @@ import VultureConformance
     static let main = """
         import Foundation
         import VultureConformance
+        import VultureReference
         import VultureSyncSchema
 
         struct OneCaseWrong: ConformanceImplementation {

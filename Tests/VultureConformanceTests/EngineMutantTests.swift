@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// A wrong sync engine — the reference engine with one injected bug, each something an engine
 /// written from the prose might plausibly get wrong — and the required scenario that catches it,

@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// The engine-rule goldens cover the tables: every row of `Spec/merge-rules.tsv` has at least three

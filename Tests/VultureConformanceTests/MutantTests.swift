@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
+import VultureScenarios
 import VultureSyncSchema
 
 /// An implementation with one seeded fault: the reference's answers, changed by `fault` for the

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureReference
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// The registry of rule ids and error codes (`Spec/rules.tsv`, `RuleRegistry`) holds every code the

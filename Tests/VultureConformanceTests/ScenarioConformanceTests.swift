@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 import VultureTesteeProcess
 
 /// Another sync engine judged against the scenario goldens through the engine operations

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// The settings operations of the reference implementation: their shapes, their rejections, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 import VultureTesteeProcess
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 /// The blob-map rules of `Goldens/firestore.rules` on the Firestore emulator, as a table of allowed

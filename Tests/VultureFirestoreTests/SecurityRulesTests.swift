@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 /// The generated security rules (`Goldens/firestore.rules`) loaded in the Firestore emulator, held

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureScenarios
 import VultureSimulation
 import VultureSyncEngine
 

@@ -1,8 +1,10 @@
 import Testing
 import VultureFirestore
+import VultureScenarios
 import VultureSchemaCore
 import VultureSimulation
 import VultureSyncEngine
+import VultureSyncTesting
 
 /// The simulation as README "The simulation" describes it: seeded worlds against the reference
 /// engine keep every invariant, each injected bug is caught, a run replays from its seed, and a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureCommandLine
 import VultureEmulators
+import VultureFirestore
 import VultureSyncCommand
 import VultureSyncEngine
 import VultureSyncSchema

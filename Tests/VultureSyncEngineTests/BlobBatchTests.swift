@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncEngine
 import VultureSyncSchema
 

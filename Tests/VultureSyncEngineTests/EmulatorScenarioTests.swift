@@ -2,8 +2,10 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// The gate of the tests that need both emulators: they run where the Firestore emulator jar (with
 /// Java) and fake-gcs-server are installed, and where one is missing but `VULTURE_REQUIRE_EMULATOR=1`

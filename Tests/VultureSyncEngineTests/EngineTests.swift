@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

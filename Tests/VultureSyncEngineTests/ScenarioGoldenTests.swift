@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 import VultureFirestore
+import VultureScenarios
 import VultureSimulation
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// Every scenario golden of Goldens/scenarios/ (Goldens/FORMAT.md, Scenarios): the reference engine
 /// replays it on the in-memory backend with every expectation holding, and the simulation replays it

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 @Suite struct ScenarioReplayTests {
     static let start = FirestoreValue.timestamp(

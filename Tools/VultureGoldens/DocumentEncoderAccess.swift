@@ -1,4 +1,5 @@
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// The reference encoder, for vector definitions that start from a golden's document.

@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// One document golden before its documents are known: `encode` answers it in both forms.

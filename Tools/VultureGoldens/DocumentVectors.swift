@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// Field-merge payloads, tombstone writes and decoding with unknown fields (schema §2, §5.1, §5.4).

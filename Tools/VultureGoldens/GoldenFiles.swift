@@ -2,9 +2,12 @@
 // canonical bytes by the reference implementation (Goldens/README.md).
 import Foundation
 import VultureConformance
+import VultureReference
+import VultureScenarios
 import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// Renders golden files from definitions.
 enum GoldenFiles {

@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureReference
 import VultureSyncSchema
 
 /// Invalid documents, each breaking one rule; the case names the rule id a validator must report

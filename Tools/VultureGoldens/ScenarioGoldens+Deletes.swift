@@ -1,6 +1,7 @@
 // The scenarios of schema §5.4 (deletes, tombstones and their purge).
 import Foundation
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

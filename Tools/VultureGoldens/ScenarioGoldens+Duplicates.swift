@@ -1,6 +1,7 @@
 // The scenarios of the R4 duplicate pass (schema §4, risk R4).
 import Foundation
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

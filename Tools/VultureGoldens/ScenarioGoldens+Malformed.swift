@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -1,6 +1,8 @@
 // The scenarios of schema §5.3 and §5.5 (the merge and its refinements).
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

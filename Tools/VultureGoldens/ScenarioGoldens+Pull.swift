@@ -1,6 +1,8 @@
 // The scenarios of schema §5.2 (pull).
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

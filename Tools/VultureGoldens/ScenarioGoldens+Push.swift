@@ -1,6 +1,8 @@
 // The scenarios of schema §5.1 (push) and of the profile and Storage objects of §2.
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

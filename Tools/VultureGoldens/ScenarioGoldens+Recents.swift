@@ -1,6 +1,7 @@
 // The scenarios of the recents trim (schema §5.3, §5.5).
 import Foundation
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

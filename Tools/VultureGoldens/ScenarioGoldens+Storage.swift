@@ -1,6 +1,8 @@
 // The scenarios of the storage cap (schema §6) and the daily quota (schema §3).
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

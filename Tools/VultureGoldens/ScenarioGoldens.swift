@@ -3,8 +3,10 @@
 // write` replays it with the reference engine and refuses to write one whose expectations do not hold.
 import Foundation
 import VultureFirestore
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// The scenario definitions, one per golden file `Goldens/scenarios/NAME.json` (id `scenario.NAME`).
 enum ScenarioGoldens {

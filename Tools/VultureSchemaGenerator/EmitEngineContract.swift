@@ -1,3 +1,4 @@
+import Foundation
 import VultureSchemaCore
 
 /// The generated regions of the engine contract (`Goldens/ENGINE.md`, hand-written around them):

@@ -1,3 +1,4 @@
+import Foundation
 import VultureSchemaCore
 
 /// Emits `Goldens/firestore.rules`: the Firestore security rules of the schema (schema §2, §3, §5.1,

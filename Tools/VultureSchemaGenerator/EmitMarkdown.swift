@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Emits `Goldens/SCHEMA.md`: the schema as a page, every table of `Spec/` regenerated, and the
 /// pinned choices shown as pinned.

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Emits the document and nested-map structs (one file per owner of `Spec/fields.tsv`) and the enums.
 struct SwiftDocumentsEmitter {

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Emits `Sources/VultureSyncSchema/Generated/SchemaTables.swift`: `SyncSchema.vulture`, literal
 /// descriptor instances of every table, split into one `static let` per owner or table.

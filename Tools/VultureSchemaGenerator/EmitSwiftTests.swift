@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Emits `Tests/VultureSyncSchemaTests/Generated/SchemaFieldTests.swift`: every field name, type and
 /// limit of `SyncSchema.vulture`, the coding keys of every generated struct, and a round trip of a

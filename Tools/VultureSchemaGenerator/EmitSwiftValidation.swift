@@ -1,3 +1,4 @@
+import Foundation
 import VultureSchemaCore
 
 /// Emits `Sources/VultureSyncSchema/Generated/DocumentValidation.swift`: for every document type and

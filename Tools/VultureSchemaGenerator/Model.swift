@@ -1,3 +1,4 @@
+import Foundation
 import VultureSchemaCore
 
 /// A collection of `Spec/collections.tsv`: where its documents live and how they are pushed (schema §2, §5.1).

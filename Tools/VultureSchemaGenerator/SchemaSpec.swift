@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// The whole schema as read from `Spec/`: every table as typed rows, with lookups for the generator.
 ///

@@ -41,9 +41,10 @@ public enum FirestoreLimits {
         return nil
     }
 
-    /// `text` split at every `/` (U+002F) by scalars, empty segments kept. Splitting by Characters would
-    /// miss a `/` followed by a combining mark, which joins it into one Character (`"users/\u{301}x"`).
-    static func slashSegments(_ text: String) -> [Substring] {
+    /// `text` split at every `/` (U+002F) by scalars, empty segments kept: the segments of a document
+    /// path or name, or the tokens of a JSON pointer. Splitting by Characters would miss a `/` followed
+    /// by a combining mark, which joins it into one Character (`"users/\u{301}x"`).
+    public static func slashSegments(_ text: String) -> [Substring] {
         text.utf8.split(separator: 0x2F, omittingEmptySubsequences: false).map { Substring($0) }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Firestore's storage-size estimate, per its documented formula ("Storage size calculations").
 ///
 /// - string (and field name, collection id, document id): UTF-8 bytes + 1

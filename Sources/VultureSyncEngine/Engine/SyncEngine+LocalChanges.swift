@@ -202,7 +202,7 @@ extension SyncEngine {
     }
 
     /// The zlib level files are gzipped at (Spec/pins.tsv `gzipWritten`).
-    var gzipLevel: Int32 { configuration.has(.gzipLevel9) ? 9 : 6 }
+    var gzipLevel: Int32 { configuration.mechanisms.gzipLevel }
 
     /// Whether the device holds the file of `row` (a flight's gzipped IGC, a map file's content),
     /// kept only after its check; nil for a collection without files.
@@ -225,13 +225,13 @@ extension SyncEngine {
             do { return try IGCDownload.verify(gzipped: gz, flightId: id) } catch { throw .blob(error) }
         }
         guard case .map(let igc)? = row.fields["igc"],
-            igc["uploaded"] == .boolean(true) || configuration.has(.downloadBeforeUploaded)
+            igc["uploaded"] == .boolean(true) || !configuration.mechanisms.downloadsOnlyUploaded
         else { return nil }
         let object: StorageObject?
         do { object = try storage.download(path) } catch { throw .download("\(error)") }
         guard let object else { return nil }
         let raw: Data
-        if configuration.has(.downloadUnchecked) {
+        if !configuration.mechanisms.checksDownloads {
             raw = (try? Gzip.decompress(object.bytes)) ?? Data()
         } else {
             do { raw = try IGCDownload.verify(gzipped: object.bytes, flightId: id) } catch { throw .blob(error) }

@@ -23,12 +23,13 @@ extension SyncEngine {
     /// whether the document was held; a valid one releases a hold.
     func holdIfMalformed(_ document: FirestoreDocument, collection: SyncCollection, movesCursor: Bool) -> Bool {
         let key = "\(collection.rawValue)/\(document.id)"
-        let errors = configuration.has(.mergesMalformedDocuments) ? [] : schemaErrors(document, collection: collection)
+        let errors =
+            configuration.mechanisms.malformedDocuments == .merged ? [] : schemaErrors(document, collection: collection)
         guard !errors.isEmpty else {
             if store.state.heldRecords[key] != nil { store.state.heldRecords[key] = nil }
             return false
         }
-        if configuration.has(.malformedDocumentStopsThePull) { return true }
+        if configuration.mechanisms.malformedDocuments == .stopThePull { return true }
         pulledPaths?.insert(key)
         if store.row(collection, id: document.id) != nil { store.state.heldRecords[key] = errors }
         events.append(.malformed(collection, id: document.id, errors: errors))

@@ -30,7 +30,7 @@ extension SyncEngine {
     /// A device that never completed a pull but holds rows it pushed is in the same place: a row the
     /// server agreed on may have been deleted and purged since (simulation seed 771).
     var isBackAfterLongAbsence: Bool {
-        guard !configuration.has(.noFullPullAfterLongAbsence) else { return false }
+        guard configuration.mechanisms.fullPullAfterLongAbsence else { return false }
         guard let last = store.state.lastPullAt else { return true }
         return clock().seconds - last.seconds > SchemaConstants.tombstoneRetentionDays * 86_400
     }
@@ -62,17 +62,17 @@ extension SyncEngine {
     func firstPageQuery(_ collection: SyncCollection) -> FirestoreQuery {
         var filters: [FirestoreQuery.Filter] = []
         let cursors = store.state.cursors
-        if let cursor = configuration.has(.oneCursorForAllCollections) ? cursors.values.max() : cursors[collection] {
-            let overlap = configuration.has(.noOverlap) ? 0 : SchemaConstants.pullOverlapSeconds
+        if let cursor = configuration.mechanisms.cursorPerCollection ? cursors[collection] : cursors.values.max() {
+            let overlap = configuration.mechanisms.pullOverlapSeconds
             let from = cursor.adding(seconds: -overlap)
-            let op: FirestoreQuery.Operator = configuration.has(.strictCursor) ? .greaterThan : .greaterThanOrEqual
+            let op = configuration.mechanisms.firstPageOperator
             filters.append(FirestoreQuery.Filter(Self.updatedAt, op, .timestamp(from)))
         }
         return FirestoreQuery(
             parent: "users/\(uid)", collectionId: collection.rawValue, filters: filters,
-            orderBy: configuration.has(.pullOrderedByNameAlone)
-                ? [FirestoreQuery.Order(.documentName)]
-                : [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)],
+            orderBy: configuration.mechanisms.pullOrderedByUpdatedAt
+                ? [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)]
+                : [FirestoreQuery.Order(.documentName)],
             limit: configuration.pageSize)
     }
 
@@ -90,7 +90,7 @@ extension SyncEngine {
             for document in page where !holdIfMalformed(document, collection: collection, movesCursor: true) {
                 apply(document, collection: collection)
             }
-            if configuration.has(.malformedDocumentStopsThePull),
+            if configuration.mechanisms.malformedDocuments == .stopThePull,
                 let broken = page.first(where: { !schemaErrors($0, collection: collection).isEmpty })
             {
                 throw .firestore(FirestoreError(.invalidArgument, "malformed document \(broken.path)"))
@@ -99,12 +99,12 @@ extension SyncEngine {
             try commitStore()
             guard page.count == query.limit, let last = page.last, case .timestamp(let t)? = last.fields["updatedAt"]
             else { return }
-            if configuration.has(.pagingByUpdatedAtAlone) {
-                query.filters = [FirestoreQuery.Filter(Self.updatedAt, .greaterThan, .timestamp(t))]
-                query.startAt = nil
-            } else {
+            if configuration.mechanisms.laterPagesStartAfterName {
                 query.startAt = FirestoreQuery.Cursor(
                     values: [.timestamp(t), .reference(database.database + "/documents/" + last.path)], before: false)
+            } else {
+                query.filters = [FirestoreQuery.Filter(Self.updatedAt, .greaterThan, .timestamp(t))]
+                query.startAt = nil
             }
         }
     }
@@ -140,12 +140,10 @@ extension SyncEngine {
             let recreated = row.base == nil || row.base?["deleted"] == .boolean(true) || row.createdSinceAgreement
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
-                localCreatedAt: recreated || configuration.has(.revivalByArrivalTime) ? row.createdAt : nil)
+                localCreatedAt: recreated || configuration.mechanisms.arrivalCountsAsCreation ? row.createdAt : nil)
             // A record the server never agreed on is new on both sides: no base, so each field the two
             // made differently goes to the later clientUpdatedAt (or the field's own rule).
-            let merged = InjectedBug.merge(
-                base: row.base, local: row.fields, remote: remote, collection: collection, context: context,
-                bugs: configuration.injectedBugs)
+            let merged = configuration.mechanisms.merge(row.base, row.fields, remote, collection, context)
             row.fields = merged.document
             if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
                 // The tombstone's delete removed the object: it is reserved and uploaded again.
@@ -153,7 +151,7 @@ extension SyncEngine {
                 row.pendingBlobMap = .map(map)
                 row.fields[kind.mapField] = .null
             }
-            if configuration.has(.clearDoesNotTravel), !merged.isTombstone {
+            if !configuration.mechanisms.clearsTravel, !merged.isTombstone {
                 for field in ["lastOpenedAt", "usedAt"] where row.fields[field] ?? .null == .null {
                     if let agreed = row.base?[field], agreed != .null, remote[field] == agreed {
                         row.fields[field] = agreed
@@ -192,7 +190,8 @@ extension SyncEngine {
     /// Recents-only flights are not in the logbook and are left alone. A local flag marks it done
     /// (not synced).
     func duplicatePass() throws(SyncError) {
-        guard configuration.platform == .ios, !store.state.duplicatePassDone, !configuration.has(.noDuplicatePass)
+        guard configuration.platform == .ios, !store.state.duplicatePassDone,
+            configuration.mechanisms.duplicatePass != .never
         else { return }
         let flights = store.rows(.flights).filter { !$0.isTombstone && $0.fields["inLogbook"] == .boolean(true) }.map {
             StoredDocument(id: $0.id, fields: $0.fields)
@@ -206,37 +205,7 @@ extension SyncEngine {
             }
             for id in group.tombstone { try? delete(.flights, id: id) }
         }
-        store.state.duplicatePassDone = !configuration.has(.duplicatePassEveryPull)
-    }
-
-    /// The injected bug `trimWithoutIdTieBreak`: the trim with equal instants in the order the rows
-    /// arrived on the device (their creation time), not by id.
-    static func trimByArrival(_ live: [LocalRow]) -> [RecentsTrimChange] {
-        let dated = live.compactMap { row -> (LocalRow, FirestoreTimestamp)? in
-            guard case .timestamp(let t)? = row.fields["lastOpenedAt"] else { return nil }
-            return (row, t)
-        }.sorted { a, b in a.1 != b.1 ? a.1 > b.1 : a.0.createdAt > b.0.createdAt }
-        return dated.dropFirst(Int(SchemaLimits.recentsMax)).map { row, _ in
-            RecentsTrimChange(
-                id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
-                reason: .cap)
-        }
-    }
-
-    /// The variant `recentsTieLargerIdKeeps`: the trim with equal instants ranked by id descending.
-    static func trimLargerIdFirst(_ live: [LocalRow]) -> [RecentsTrimChange] {
-        let rows = live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) }
-        let stranded = RecentsTrim.changes(rows).filter { $0.reason == .stranded }
-        let dated = live.compactMap { row -> (LocalRow, FirestoreTimestamp)? in
-            guard case .timestamp(let t)? = row.fields["lastOpenedAt"] else { return nil }
-            return (row, t)
-        }.sorted { a, b in a.1 != b.1 ? a.1 > b.1 : a.0.id > b.0.id }
-        let capped = dated.dropFirst(Int(SchemaLimits.recentsMax)).map { row, _ in
-            RecentsTrimChange(
-                id: row.id, action: row.fields["inLogbook"] == .boolean(true) ? .clearLastOpenedAt : .tombstone,
-                reason: .cap)
-        }
-        return (stranded + capped).sorted { $0.id < $1.id }
+        store.state.duplicatePassDone = configuration.mechanisms.duplicatePass != .afterEveryPull
     }
 
     /// A row whose server record is gone (a purged tombstone) may name an object the delete removed:
@@ -291,10 +260,7 @@ extension SyncEngine {
         }
         try duplicatePass()
         let live = store.rows(.flights).filter { !$0.isTombstone }
-        var changes = RecentsTrim.changes(
-            live.map { RecentsRow(document: StoredDocument(id: $0.id, fields: $0.fields), origin: $0.origin) })
-        if configuration.has(.trimWithoutIdTieBreak) { changes = Self.trimByArrival(live) }
-        if configuration.has(.recentsTieLargerIdKeeps) { changes = Self.trimLargerIdFirst(live) }
+        let changes = configuration.mechanisms.recentsTrim(live)
         var cleared: [String] = []
         var tombstoned: [String] = []
         for change in changes {

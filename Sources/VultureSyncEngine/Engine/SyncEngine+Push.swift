@@ -10,10 +10,10 @@ extension SyncEngine {
     /// - Throws: ``SyncError``; every batch committed before the error stays committed.
     public func push() throws(SyncError) {
         try checkPause()
-        if configuration.has(.profileAfterRecords) {
-            if store.state.profile == nil { try pullProfile() }
-        } else {
+        if configuration.mechanisms.profileBeforeRecords {
             try ensureProfile()
+        } else if store.state.profile == nil {
+            try pullProfile()
         }
         for collection in SyncCollection.pushOrder {
             try pushReservations(collection)
@@ -22,7 +22,7 @@ extension SyncEngine {
             try uploadReserved(collection)
             try pushChanges(collection)
         }
-        if configuration.has(.profileAfterRecords) { try ensureProfile() }
+        if !configuration.mechanisms.profileBeforeRecords { try ensureProfile() }
     }
 
     // MARK: - Writes
@@ -38,12 +38,13 @@ extension SyncEngine {
         if row.collection.hasCommonFields { fields["updatedAt"] = .serverTimestamp }
         let path = row.path(uid: uid)
         if row.isTombstone {
-            let mask =
-                configuration.has(.tombstoneAsMerge) ? fields.keys.sorted().map { FieldPath(unchecked: [$0]) } : nil
+            let mask: [FieldPath]? =
+                configuration.mechanisms.tombstoneReplacesDocument
+                ? nil : fields.keys.sorted().map { FieldPath(unchecked: [$0]) }
             return (try? FirestoreWrite(path: path, fields: fields, mask: mask, precondition: precondition))
                 ?? .delete(path: path)
         }
-        if configuration.has(.editsAsFullDocuments), let base = row.base, base["deleted"] != .boolean(true) {
+        if !configuration.mechanisms.editsAsChangedFields, let base = row.base, base["deleted"] != .boolean(true) {
             return (try? FirestoreWrite(path: path, fields: fields, mask: nil)) ?? .delete(path: path)
         }
         var paths: [[String]]
@@ -156,8 +157,8 @@ extension SyncEngine {
 
     /// The precondition of a row's write: absent when the server never had it, else its base's version.
     func agreedVersion(_ row: LocalRow) -> FirestorePrecondition? {
-        if configuration.has(.editsWithoutPreconditions) { return nil }
-        if configuration.has(.editsAsFullDocuments), row.base != nil { return nil }
+        if !configuration.mechanisms.editsUnderPreconditions { return nil }
+        if !configuration.mechanisms.editsAsChangedFields, row.base != nil { return nil }
         guard row.base != nil else { return .exists(false) }
         return row.baseUpdateTime.map { .updateTime($0) }
     }
@@ -166,8 +167,8 @@ extension SyncEngine {
         var rows: [LocalRow] = []
         var writes: [FirestoreWrite] = []
         var bytes = 0
-        let maxWrites = configuration.has(.oneWritePerCommit) ? 1 : Int(SchemaLimits.engineBatchMaxWrites)
-        let maxBytes = Int(SchemaLimits.engineBatchMaxPayloadBytes) * (configuration.has(.payloadCapTenfold) ? 10 : 1)
+        let maxWrites = max(1, configuration.mechanisms.batchMaxWrites)
+        let maxBytes = configuration.mechanisms.batchMaxPayloadBytes
         for row in store.rows(collection)
         where row.isDirty && !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
             && !isCountedTombstone(row)
@@ -246,8 +247,8 @@ extension SyncEngine {
         try? FirestoreWrite(
             path: "users/\(uid)",
             fields: [
-                "storageBytes": configuration.has(.storageBytesByValue)
-                    ? .integer(storageBytes + delta) : .increment(.integer(delta)),
+                "storageBytes": configuration.mechanisms.storageBytesByIncrement
+                    ? .increment(.integer(delta)) : .integer(storageBytes + delta),
                 "storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)]),
             ],
             mask: [FieldPath(["storageBytes"]), FieldPath(["storageRef"])])
@@ -282,11 +283,11 @@ extension SyncEngine {
                 continue
             }
             var reserved = map
-            reserved["uploaded"] = .boolean(configuration.has(.reserveMarkedUploaded))
+            reserved["uploaded"] = .boolean(configuration.mechanisms.reserveMarksUploaded)
             row.fields[kind.mapField] = .map(reserved)
             let precondition: FirestorePrecondition? =
-                configuration.has(.reserveWithoutPrecondition)
-                ? nil : row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false)
+                configuration.mechanisms.reserveUnderPrecondition
+                ? row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false) : nil
             var writes = [write(for: row, precondition: precondition)]
             if gz != 0 {
                 guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
@@ -300,8 +301,7 @@ extension SyncEngine {
                 events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
-                // The bug uploadedNotOred also keeps its refused reservation as the local value.
-                if configuration.has(.uploadedNotOred) { store.put(row) }
+                if configuration.mechanisms.keepsRefusedReservation { store.put(row) }
                 try reconcile(collection, id: row.id)
             }
         }
@@ -435,7 +435,7 @@ extension SyncEngine {
             while true {
                 do {
                     try storage.upload(object, onlyIfAbsent: false)
-                } catch  where error.kind == .unavailable && configuration.has(.uploadRetriedWithinSync) && attempts < 3
+                } catch  where error.kind == .unavailable && attempts < configuration.mechanisms.uploadRetriesWithinSync
                 {
                     attempts += 1
                     continue
@@ -480,7 +480,7 @@ extension SyncEngine {
         var mask: [String] = []
         if case .array(let platforms)? = profile["platforms"], platforms.contains(platform) {
         } else {
-            if configuration.has(.profileRewritten) {
+            if !configuration.mechanisms.profileMergesPlatform {
                 let fields: [String: FirestoreValue] = [
                     "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(now),
                     "lastSeenAt": .timestamp(now), "platforms": .array([platform]), "storageBytes": .integer(0),
@@ -507,7 +507,7 @@ extension SyncEngine {
         }
         let day: Int64 = 86_400
         if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day,
-            !configuration.has(.lastSeenAtEverySync)
+            configuration.mechanisms.lastSeenAtAtMostDaily
         {
         } else {
             profile["lastSeenAt"] = .timestamp(now)

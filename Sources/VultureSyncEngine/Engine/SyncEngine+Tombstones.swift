@@ -11,7 +11,7 @@ extension SyncEngine {
     public func purgeTombstones() throws(SyncError) {
         let cutoff = clock().adding(seconds: -SchemaConstants.tombstoneRetentionDays * 86_400)
         for collection in SyncCollection.pushOrder where collection.hasCommonFields {
-            let field = configuration.has(.purgeDeletesLive) ? "clientUpdatedAt" : "deletedAt"
+            let field = configuration.mechanisms.purgeSelectsTombstones ? "deletedAt" : "clientUpdatedAt"
             let query = FirestoreQuery(
                 parent: "users/\(uid)", collectionId: collection.rawValue,
                 filters: [FirestoreQuery.Filter(FieldPath(unchecked: [field]), .lessThan, .timestamp(cutoff))])
@@ -19,17 +19,12 @@ extension SyncEngine {
                 try database.runQuery(query)
             }
             let stale =
-                configuration.has(.purgeDeletesLive)
-                ? old
-                : old.filter { $0.fields["deleted"] == .boolean(true) }
+                configuration.mechanisms.purgeSelectsTombstones
+                ? old.filter { $0.fields["deleted"] == .boolean(true) }
+                : old
             var purged: [String] = []
             var start = 0
-            let batch =
-                configuration.has(.oneWritePerCommit)
-                ? 1
-                : Int(
-                    configuration.has(.purgeBatchesOf500)
-                        ? SchemaLimits.batchMaxWrites : SchemaLimits.engineBatchMaxWrites)
+            let batch = max(1, configuration.mechanisms.purgeBatchMaxWrites)
             while start < stale.count {
                 let chunk = stale[start..<min(stale.count, start + batch)]
                 let deletes = chunk.map { FirestoreWrite.delete(path: $0.path) }

@@ -3,7 +3,7 @@ import VultureFirestore
 import VultureSyncSchema
 
 /// Who syncs: the signed-in user, this install, and what the ID token says (schema §2, §6).
-public struct SyncConfiguration: Sendable, Hashable {
+public struct SyncConfiguration: Sendable {
     /// The Firebase Auth uid: documents live under `users/{uid}`.
     public var uid: String
     /// This install's random device id, written as `updatedBy` and in settings entries.
@@ -18,16 +18,14 @@ public struct SyncConfiguration: Sendable, Hashable {
     /// Documents per pull page: `SchemaConstants.pullPageSize` (500); the simulation uses small pages
     /// so that page edges happen with few documents.
     public var pageSize: Int
-    /// Bugs to behave as if the engine had them (simulation and tests only; empty otherwise).
-    public var injectedBugs: Set<InjectedBug>
-    /// Choices the seed leaves free, made otherwise (tests only; empty otherwise).
-    public var variants: Set<EngineVariant>
+    /// How the engine carries out each step: ``SyncMechanisms/reference`` unless a test gives it
+    /// another choice or a fault.
+    public var mechanisms: SyncMechanisms
 
     /// A configuration; `retries` defaults to 3 and `pageSize` to the schema's page size.
     public init(
         uid: String, deviceId: String, platform: Platform, entitlements: [String] = [], retries: Int = 3,
-        pageSize: Int = Int(SchemaConstants.pullPageSize), injectedBugs: Set<InjectedBug> = [],
-        variants: Set<EngineVariant> = []
+        pageSize: Int = Int(SchemaConstants.pullPageSize), mechanisms: SyncMechanisms = .reference
     ) {
         self.uid = uid
         self.deviceId = deviceId
@@ -35,15 +33,8 @@ public struct SyncConfiguration: Sendable, Hashable {
         self.entitlements = entitlements
         self.retries = retries
         self.pageSize = max(1, pageSize)
-        self.injectedBugs = injectedBugs
-        self.variants = variants
+        self.mechanisms = mechanisms
     }
-
-    /// Whether the engine behaves as if it had `bug`.
-    func has(_ bug: InjectedBug) -> Bool { injectedBugs.contains(bug) }
-
-    /// Whether the engine makes the choice `variant`.
-    func has(_ variant: EngineVariant) -> Bool { variants.contains(variant) }
 
     /// Whether the user is Pro (the claim holds `all`, schema §6): no storage cap.
     public var isPro: Bool { entitlements.contains(SchemaConstants.proEntitlement) }
@@ -171,16 +162,6 @@ public final class SyncEngine {
         try purgeTombstones()
     }
 
-    /// Runs `action`: ``sync()``, ``pull()`` or ``push()`` (a scenario's `sync`, `pull` and `push` steps).
-    /// - Throws: ``SyncError``, as the action does.
-    public func perform(_ action: SyncAction) throws(SyncError) {
-        switch action {
-        case .sync: try sync()
-        case .pull: try pull()
-        case .push: try push()
-        }
-    }
-
     /// Throws ``SyncError/paused(until:)`` while a quota pause lasts.
     func checkPause() throws(SyncError) {
         if let until = store.state.pausedUntil {
@@ -203,20 +184,18 @@ public final class SyncEngine {
             do {
                 return try body()
             } catch {
-                if error.status == .resourceExhausted, !configuration.has(.quotaErrorRetried) {
+                let pause = configuration.mechanisms.quotaPause
+                if error.status == .resourceExhausted, pause != .none {
                     let until =
-                        configuration.has(.pauseForADay)
+                        pause == .forADay
                         ? clock().adding(seconds: 86_400) : Self.nextDay(after: clock())
                     store.state.pausedUntil = until
                     events.append(.paused(until: until))
                     try commitStore()
                     throw .paused(until: until)
                 }
-                let retries = configuration.has(.noRetryWithinSync) ? 0 : configuration.retries
-                let retryable =
-                    Self.retryable.contains(error.status)
-                    || (error.status == .resourceExhausted && configuration.has(.quotaErrorRetried))
-                guard retryable, attempt < retries else { throw .firestore(error) }
+                let retryable = Self.retryable.contains(error.status) || error.status == .resourceExhausted
+                guard retryable, attempt < configuration.retries else { throw .firestore(error) }
                 attempt += 1
                 events.append(.retried("\(what): \(error.status.rawValue)"))
             }

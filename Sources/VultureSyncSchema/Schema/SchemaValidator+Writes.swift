@@ -231,7 +231,7 @@ extension SchemaValidator {
         }
         /// The blob map field of the record at `path` (`users/{uid}/{collection}/{id}`), or nil.
         func blobField(_ path: String?) -> String? {
-            let segments = path?.split(separator: "/").map(String.init) ?? []
+            let segments = FirestoreLimits.slashSegments(path ?? "").filter { !$0.isEmpty }.map(String.init)
             guard segments.count == 4, let c = SyncCollection(rawValue: segments[2]) else { return nil }
             return StorageObjectKind.allCases.first { $0.recordType == c.documentType }?.mapField
         }
@@ -244,7 +244,7 @@ extension SchemaValidator {
         }
         var moves: [(index: Int, uid: String, delta: Int64)] = []
         for (index, w) in writes.enumerated() {
-            let segments = w.path?.split(separator: "/").map(String.init) ?? []
+            let segments = FirestoreLimits.slashSegments(w.path ?? "").filter { !$0.isEmpty }.map(String.init)
             guard segments.count == 2, segments[0] == "users", case .increment(let operand)? = w.fields?["storageBytes"]
             else { continue }
             let delta: Int64

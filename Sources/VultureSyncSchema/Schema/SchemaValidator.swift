@@ -169,7 +169,7 @@ public struct SchemaValidator: Sendable {
     public func pathViolations(path: String, fields: [String: FirestoreValue]) -> (
         documentType: String?, violations: [SchemaViolation]
     ) {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var segments = FirestoreLimits.slashSegments(path).map(String.init)
         if let d = segments.firstIndex(of: "documents"), segments.first == "projects" {
             segments = Array(segments[(d + 1)...])
         }

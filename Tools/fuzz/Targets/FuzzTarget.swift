@@ -1,4 +1,5 @@
 import Foundation
+import VultureScenarios
 import VultureSyncSchema
 
 /// The fuzz targets of Tools/fuzz (README "Fuzzing"): one per reader of untrusted bytes, plus the

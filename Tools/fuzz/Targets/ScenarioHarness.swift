@@ -1,4 +1,5 @@
 import Foundation
+import VultureScenarios
 import VultureSyncEngine
 import VultureSyncSchema
 

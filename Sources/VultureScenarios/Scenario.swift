@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 /// A sync scenario: a versioned step script every engine replays (Goldens/FORMAT.md, Scenarios), in

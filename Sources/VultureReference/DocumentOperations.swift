@@ -1,4 +1,5 @@
 import Foundation
+import VultureConformance
 import VultureSyncSchema
 
 /// The suite's neutral fixture form, read into the schema module's `DocumentEncoder` inputs: the

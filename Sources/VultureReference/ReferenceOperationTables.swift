@@ -1,3 +1,4 @@
+import VultureConformance
 import VultureSyncSchema
 
 extension ReferenceImplementation {

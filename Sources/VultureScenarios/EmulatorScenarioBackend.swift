@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 /// The real parts as a scenario's server: the Firestore emulator over REST (`FirestoreRESTClient`)

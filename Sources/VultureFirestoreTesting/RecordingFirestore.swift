@@ -1,4 +1,5 @@
 import Foundation
+import VultureFirestore
 import VultureSyncSchema
 
 /// A fault the next matching request meets.

@@ -1,4 +1,5 @@
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 extension Scenario {
@@ -7,7 +8,7 @@ extension Scenario {
     /// Integers that carry times (a settings entry's `t` in epoch milliseconds) are left as they are:
     /// they are compared only with each other. Used where the server's clock is real (the emulator):
     /// moved by whole days, the scenario keeps its times of day, so a quota pause ends when it did.
-    func shifted(bySeconds seconds: Int64) -> Scenario {
+    package func shifted(bySeconds seconds: Int64) -> Scenario {
         func move(_ value: FirestoreValue) -> FirestoreValue {
             switch value {
             case .timestamp(let t): return .timestamp(t.adding(seconds: seconds))

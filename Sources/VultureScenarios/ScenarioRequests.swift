@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureFirestoreTesting
 import VultureSyncSchema
 
 /// The rules every commit a device sends during a scenario must keep, whatever the scenario's
@@ -121,7 +122,7 @@ public enum ScenarioCommitRules {
     /// The record collection and id of a document path under `users/{uid}/`, or nil (the profile,
     /// another user, another tree).
     static func record(_ path: String?, uid: String) -> (SyncCollection, String)? {
-        let parts = (path ?? "").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = FirestoreLimits.slashSegments(path ?? "").map(String.init)
         guard parts.count == 4, parts[0] == "users", parts[1] == uid, let c = SyncCollection(rawValue: parts[2]),
             c != .users
         else { return nil }

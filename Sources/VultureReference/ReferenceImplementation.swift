@@ -1,8 +1,10 @@
 // ReferenceImplementation — answers every operation of the testee protocol with this package's own
 // VultureSyncSchema, for the built-in run, the reference testee and the goldens writer.
 import Foundation
+import VultureConformance
 import VultureSyncEngine
 import VultureSyncSchema
+import VultureSyncTesting
 
 /// A typed rejection an operation answers with: `{seq, error: {code, message}}`.
 ///
