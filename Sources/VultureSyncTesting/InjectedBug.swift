@@ -49,7 +49,8 @@ public enum InjectedBug: String, Sendable, Hashable, CaseIterable {
     /// One pull cursor for every collection (the largest `updatedAt` of any), not one per collection.
     case oneCursorForAllCollections
     /// The pull orders by document name alone while its later pages still start after
-    /// `(updatedAt, name)`: a full page is asked for again and again.
+    /// `(updatedAt, name)`: Firestore refuses that second page (a cursor with more values than the
+    /// order, INVALID_ARGUMENT), so no pull with more than a page completes.
     case pullOrderedByNameAlone
     /// The profile's `lastSeenAt` written at every sync, not at most once a day.
     case lastSeenAtEverySync

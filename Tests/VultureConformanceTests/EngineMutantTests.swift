@@ -55,7 +55,7 @@ let engineMutants: [EngineMutant] = [
         bug: .oneCursorForAllCollections, caughtBy: "cursor-per-collection", because: "expected a row, found none"),
     EngineMutant(
         bug: .pullOrderedByNameAlone, caughtBy: "pull-page-edge-ties",
-        because: "sent more than 3000 requests in one step"),
+        because: "the step failed: INVALID_ARGUMENT"),
     EngineMutant(bug: .lastSeenAtEverySync, caughtBy: "profile-last-seen-daily", because: "/lastSeenAt: expected"),
     EngineMutant(bug: .quotaErrorRetried, caughtBy: "quota-pause", because: "/error: expected paused"),
     EngineMutant(
