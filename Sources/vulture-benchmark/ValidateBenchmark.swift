@@ -21,7 +21,8 @@ enum ValidateBenchmark {
         var documents: [FirestoreValue]
     }
 
-    static func corpora() throws -> [Corpus] {
+    /// The three corpora; at most `limit` documents each when given (for a profiler).
+    static func corpora(limit: Int = .max) throws -> [Corpus] {
         let flightBase = try BenchmarkDocuments.flightBase()
         let taskBase = try BenchmarkDocuments.taskBase()
         let schema = SyncSchema.vulture
@@ -30,14 +31,16 @@ enum ValidateBenchmark {
         return [
             Corpus(
                 name: "flights", collection: "flights", documentType: "FlightDocument",
-                documents: (0..<100_000).map { BenchmarkDocuments.flight($0, base: flightBase) }),
+                documents: (0..<min(100_000, limit)).map { BenchmarkDocuments.flight($0, base: flightBase) }),
             Corpus(
                 name: "tasks with \(maxTurnpoints) turnpoints", collection: "tasks", documentType: "TaskDocument",
-                documents: (0..<2_000).map { BenchmarkDocuments.task($0, base: taskBase, count: maxTurnpoints) }),
+                documents: (0..<min(2_000, limit)).map {
+                    BenchmarkDocuments.task($0, base: taskBase, count: maxTurnpoints)
+                }),
             Corpus(
                 name: "flights with \(Report.count(maxChars)) accented characters in comments", collection: "flights",
                 documentType: "FlightDocument",
-                documents: (0..<10_000).map {
+                documents: (0..<min(10_000, limit)).map {
                     BenchmarkDocuments.accentedFlight($0, base: flightBase, count: maxChars)
                 }),
         ]
