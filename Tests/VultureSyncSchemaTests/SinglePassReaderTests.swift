@@ -203,6 +203,43 @@ import Testing
         }
     }
 
+    /// UTF-8 the reader checks eight bytes at a time (ASCII words, four two-byte sequences): every
+    /// kind of fault at every place of a run of two-byte sequences, and random mixtures of one- to
+    /// four-byte sequences with a wrong byte now and then, in values and keys.
+    @Test func utf8RunsAndTheirFaults() {
+        let run = Array(String(repeating: "éœß", count: 8).utf8)
+        let faults: [[UInt8]] = [
+            [0xC0, 0x80], [0xC1, 0xBF], [0xC2], [0x80], [0xBF, 0xBF], [0xC2, 0x41], [0xC2, 0xC2], [0xDF, 0xC0],
+            [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF],
+            [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0x41], [],
+        ]
+        let reader = CanonicalJSONReader()
+        for fault in faults {
+            for at in 0...run.count {
+                let bytes = Array(run[..<at]) + fault + Array(run[at...])
+                Self.agree([0x22] + bytes + [0x22], "\(fault) at \(at)", reader: reader)
+            }
+        }
+        var rng = SplitMix64(state: 0x0007_F8F8)
+        let pieces: [[UInt8]] = [
+            [0x61], [0x7E], [0xC3, 0xA9], [0xC5, 0x93], [0xDF, 0xBF], [0xC2, 0x80], [0xE2, 0x82, 0xAC],
+            [0xED, 0x9F, 0xBF], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0xAA, 0x82], [0xF4, 0x8F, 0xBF, 0xBF],
+        ]
+        let wrong: [UInt8] = [0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        for k in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...40, using: &rng) {
+                if Int.random(in: 0..<60, using: &rng) == 0 {
+                    bytes.append(wrong.randomElement(using: &rng)!)
+                } else {
+                    bytes += pieces[Int.random(in: 0..<(Bool.random(using: &rng) ? 2 : pieces.count), using: &rng)]
+                }
+            }
+            Self.agree([0x22] + bytes + [0x22], "mixture \(k)", reader: reader)
+            if k % 10 == 0 { Self.agree(Array("{\"".utf8) + bytes + Array("\": 1}".utf8), "key \(k)", reader: reader) }
+        }
+    }
+
     /// Random number texts: the fast path for short decimals and the text path agree to the bit.
     @Test func randomNumberTexts() {
         var rng = SplitMix64(state: 0x4E55_4D42)

@@ -684,21 +684,46 @@ struct SinglePassCanonicalReader: ~Copyable {
     /// surrogates, nothing above U+10FFFF, nothing cut short), checked once, as the string is made.
     @inline(__always)
     private func makeString(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
-        if Self.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            guard let s = String(validating: bytes, as: UTF8.self) else { throw Rejected() }
-            return s
-        }
         guard let p = bytes.baseAddress else { return "" }
-        var j = 0
-        while j < bytes.count {
-            if p[j] < 0x80 { j &+= 1 } else { j = try Self.skipUTF8(p, j, bytes.count) }
+        let ascii = Self.isASCII(bytes)
+        if !ascii { try Self.checkUTF8(p, bytes.count) }
+        // Checked here once: where the standard library has UTF8Span, copied without a second check
+        // (`String(decoding:)` checks again, at about ten instructions a byte past ASCII).
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether every byte is below 0x80, eight at a time.
-    @inline(__always)
+    /// Throws unless the `n` bytes at `p` are well-formed UTF-8 (RFC 3629): ASCII and runs of
+    /// two-byte sequences (U+0080…U+07FF: the accented letters of most European names) eight bytes
+    /// at a time, anything else by ``skipUTF8(_:_:_:)``.
+    static func checkUTF8(_ p: UnsafePointer<UInt8>, _ n: Int) throws(Rejected) {
+        var j = 0
+        while j < n {
+            #if _endian(little)
+                if n &- j >= 8 {
+                    let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+                    if w & 0x8080_8080_8080_8080 == 0 {
+                        j &+= 8
+                        continue
+                    }
+                    // Four times 110xxxxx 10xxxxxx with a lead byte from C2 (its bits 1–4 not all clear).
+                    let leads = ((w & 0x001E_001E_001E_001E) &+ 0x7FFF_7FFF_7FFF_7FFF) & 0x8000_8000_8000_8000
+                    if w & 0xC0E0_C0E0_C0E0_C0E0 == 0x80C0_80C0_80C0_80C0, leads == 0x8000_8000_8000_8000 {
+                        j &+= 8
+                        continue
+                    }
+                }
+            #endif
+            if p[j] < 0x80 {
+                j &+= 1
+            } else {
+                j = try skipUTF8(p, j, n)
+            }
+        }
+    }
+
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let p = bytes.baseAddress else { return true }
         let n = bytes.count
