@@ -240,6 +240,34 @@ import Testing
         }
     }
 
+    /// Maps with the keys of maps read before, in the same order, are copies of a remembered map with
+    /// their values set in place: a stream of documents through one reader, with neighbours whose keys
+    /// come in another order, differ in one key or its bytes past sixteen, repeat a key, or nest
+    /// maps of the same keys, reads as fresh readers and the two-phase reading do.
+    @Test func repeatedMapShapes() {
+        let keys = ["a-first-key", "b", "c-a-key-longer-than-sixteen", "d", "e"]
+        func object(_ keys: [String], _ k: Int) -> String {
+            "{" + keys.enumerated().map { "\"\($1)\": \(k * 10 + $0)" }.joined(separator: ", ") + "}"
+        }
+        let variants: [(String, [String])] = [
+            ("same", keys), ("reordered", [keys[1], keys[0]] + keys[2...]),
+            ("one key changed", keys.dropLast() + ["f"]),
+            ("past sixteen bytes", keys.map { $0 == keys[2] ? "c-a-key-longer-than-sixteeN" : $0 }),
+            ("repeated key", keys.dropLast() + [keys[0]]), ("one more", keys + ["g"]),
+            ("one fewer", Array(keys.dropLast())),
+        ]
+        let reader = CanonicalJSONReader()
+        var rng = SplitMix64(state: 0x5EA9_E5)
+        for k in 0..<300 {
+            let (label, these) = k % 3 == 0 ? variants.randomElement(using: &rng)! : variants[0]
+            let text =
+                "{\"inner\": " + object(these, k) + ", \"list\": [" + object(keys, k) + ", " + object(these, k + 1)
+                + "], \"wrapped\": {\"$map\": " + object(these.map { "$" + $0 }, k) + "}}"
+            let accepted = Self.agree(Array(text.utf8), "\(label) \(k)", reader: reader)
+            #expect(accepted == (label != "repeated key"), "\(label) \(k)")
+        }
+    }
+
     /// Random number texts: the fast path for short decimals and the text path agree to the bit.
     @Test func randomNumberTexts() {
         var rng = SplitMix64(state: 0x4E55_4D42)

@@ -38,6 +38,8 @@ struct SinglePassCanonicalReader: ~Copyable {
     private var scratchCapacity: Int
     /// Keys of up to 64 bytes by a hash of their first sixteen bytes and length.
     private let keyCache: UnsafeMutablePointer<CachedKey>
+    /// The hash of the last key made (its first sixteen bytes and length), for a map's signature.
+    private var keyHash: UInt64 = 0
 
     /// A key read before: its first sixteen bytes as two words (all of a short key), its length, and
     /// the string made from it.
@@ -206,9 +208,12 @@ struct SinglePassCanonicalReader: ~Copyable {
         guard !FirestoreLimits.isTooDeep(depth: depth, isMap: true) else { throw Rejected() }
         let start = memberCount
         var key = firstKey
+        // The keys in order, hashed: which map read before this one may have the same keys.
+        var signature: UInt64 = 0
         while true {
             guard Self.isFieldName(key), dollarKeys || !Self.startsWithDollar(key) else { throw Rejected() }
             let name = try makeKey(key)
+            signature = (signature ^ keyHash) &* 0x9E37_79B9_7F4A_7C15 &+ 1
             skipWhitespace()
             try expect(0x3A)
             skipWhitespace()
@@ -225,7 +230,7 @@ struct SinglePassCanonicalReader: ~Copyable {
             }
             guard base[i] == 0x7D else { throw Rejected() }
             i &+= 1
-            return try popMap(from: start)
+            return try popMap(from: start, signature: signature)
         }
     }
 
@@ -262,15 +267,48 @@ struct SinglePassCanonicalReader: ~Copyable {
     }
 
     /// The map of the members from `start` to the top, taken off the stack; a repeated key rejects.
-    private mutating func popMap(from start: Int) throws(Rejected) -> [String: FirestoreValue] {
-        var map = [String: FirestoreValue](minimumCapacity: memberCount &- start)
+    ///
+    /// A map with the keys of one read before, in the same order (the documents of a stream, the
+    /// turnpoints of a task), is a copy of that map's ``MapShape`` with the values put in by index:
+    /// no key is hashed. Otherwise each key is hashed into a new dictionary, and the second map of a
+    /// signature becomes its shape.
+    private mutating func popMap(from start: Int, signature: UInt64) throws(Rejected) -> [String: FirestoreValue] {
+        let n = memberCount &- start
+        let slot = MapShape.slot(signature)
+        let shape = n >= MapShape.minimumKeys ? owner.shapes[slot] : nil
+        if let shape, shape.signature == signature, shape.count == n, let template = shape.template {
+            var same = true
+            shape.keys.withUnsafeBufferPointer { keys in
+                for k in 0..<n where members[start &+ k].0 != keys[k] {
+                    same = false
+                    break
+                }
+            }
+            if same {
+                var map = template
+                shape.indices.withUnsafeBufferPointer { indices in
+                    for k in 0..<n { map.values[indices[k]] = (members + (start &+ k)).move().1 }
+                }
+                memberCount = start
+                return map
+            }
+        }
+        // The second map of a signature: its keys in order, to make its shape from.
+        let keepKeys = n >= MapShape.minimumKeys && shape?.signature == signature && shape?.count == n
+        var keys: [String] = []
+        if keepKeys { keys.reserveCapacity(n) }
+        var map = [String: FirestoreValue](minimumCapacity: n)
         var repeated = false
         for k in start..<memberCount {
             let (key, v) = (members + k).move()
+            if keepKeys { keys.append(key) }
             if map.updateValue(v, forKey: key) != nil { repeated = true }
         }
         memberCount = start
         if repeated { throw Rejected() }
+        if n >= MapShape.minimumKeys {
+            owner.shapes[slot] = keepKeys ? MapShape(of: map, keys: keys, signature: signature) : MapShape(signature, n)
+        }
         return map
     }
 
@@ -744,13 +782,17 @@ struct SinglePassCanonicalReader: ~Copyable {
     @inline(__always)
     private mutating func makeKey(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
         let n = bytes.count
-        guard n > 0, n <= 64, let p = bytes.baseAddress else { return try makeString(bytes) }
+        guard n > 0, n <= 64, let p = bytes.baseAddress else {
+            keyHash = UInt64(truncatingIfNeeded: n)
+            return try makeString(bytes)
+        }
         // The first sixteen bytes as two words, zero-padded.
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: p, byteCount: min(16, n)) }
         var h = (words.0 ^ UInt64(n) &* 0x9E37_79B9_7F4A_7C15) &* 0xFF51_AFD7_ED55_8CCD
         h ^= (h >> 29) ^ (words.1 &* 0xC4CE_B9FE_1A85_EC53)
         h ^= h >> 32
+        keyHash = h
         let slot = keyCache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 1))
         if slot.pointee.count == n, slot.pointee.first == words.0, slot.pointee.second == words.1 {
             if n <= 16 { return slot.pointee.key }
@@ -820,6 +862,47 @@ extension CanonicalBase64 {
     }
 }
 
+/// The keys of a map read before, in the order they came, and an empty copy of it: a map with the same
+/// keys in the same order is that copy with its values set by index (``SinglePassCanonicalReader``).
+final class MapShape {
+    /// Maps of fewer keys are hashed as they come.
+    static let minimumKeys = 3
+    static let slots = 128
+
+    let signature: UInt64
+    let count: Int
+    /// The keys in the order of the text; empty until a second map of the signature came.
+    let keys: [String]
+    /// Where each key is in `template`.
+    let indices: [[String: FirestoreValue].Index]
+    /// The map with every value null, or nil until a second map of the signature came.
+    let template: [String: FirestoreValue]?
+
+    /// The slot of a signature in ``CanonicalJSONReader/shapes``.
+    @inline(__always)
+    static func slot(_ signature: UInt64) -> Int { Int(truncatingIfNeeded: signature >> 57) }
+
+    /// A signature seen once: nothing kept but the signature and count.
+    init(_ signature: UInt64, _ count: Int) {
+        self.signature = signature
+        self.count = count
+        self.keys = []
+        self.indices = []
+        self.template = nil
+    }
+
+    /// The shape of `map`, whose keys came in the order of `keys`.
+    init(of map: [String: FirestoreValue], keys: [String], signature: UInt64) {
+        var template = map
+        for index in map.indices { template.values[index] = .null }
+        self.signature = signature
+        self.count = keys.count
+        self.keys = keys
+        self.indices = keys.map { template.index(forKey: $0)! }
+        self.template = template
+    }
+}
+
 /// A reader of canonical typed JSON (Goldens/FORMAT.md) that keeps its working buffers and its cache
 /// of long keys from one document to the next: for JSON Lines and many files read on one thread.
 ///
@@ -831,6 +914,8 @@ public final class CanonicalJSONReader {
     var scratch: UnsafeMutablePointer<UInt8>
     var scratchCapacity = 256
     let keyCache: UnsafeMutablePointer<SinglePassCanonicalReader.CachedKey>
+    /// The shapes of maps read before, by the slot of their signature.
+    var shapes = [MapShape?](repeating: nil, count: MapShape.slots)
 
     /// A reader with empty buffers.
     public init() {
