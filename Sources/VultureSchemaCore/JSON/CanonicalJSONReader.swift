@@ -550,14 +550,21 @@ struct SinglePassCanonicalReader: ~Copyable {
     private mutating func string() throws(Rejected) -> UnsafeBufferPointer<UInt8> {
         i &+= 1
         let start = i
-        // Eight bytes at a time up to a quote, a backslash or a control character. Bytes of 0x80 and
-        // more (UTF-8 sequences) pass here; the string is checked as UTF-8 once, when it is made.
+        // Eight bytes at a time up to a quote, a backslash or a control character, which the word's
+        // mask points at; the last few bytes one by one. Bytes of 0x80 and more (UTF-8 sequences)
+        // pass here; the string is checked as UTF-8 once, when it is made.
         while true {
-            while end &- i >= 8 {
-                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if JSONStringBytes.hasQuoteBackslashOrControl(w) { break }
-                i &+= 8
-            }
+            #if _endian(little)
+                if end &- i >= 8 {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    let found = JSONStringBytes.quoteBackslashOrControl(w)
+                    if found == 0 {
+                        i &+= 8
+                        continue
+                    }
+                    i &+= found.trailingZeroBitCount &>> 3
+                }
+            #endif
             guard i < end else { break }
             let b = base[i]
             if b == 0x22 {

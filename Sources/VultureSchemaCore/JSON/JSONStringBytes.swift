@@ -5,6 +5,13 @@ enum JSONStringBytes {
     /// character (below 0x20). Bytes from 0x80 up (the rest of a UTF-8 sequence) do not count.
     @inline(__always)
     static func hasQuoteBackslashOrControl(_ w: UInt64) -> Bool {
+        quoteBackslashOrControl(w) != 0
+    }
+
+    /// The high bit of each byte of `w` that may be a quote, a backslash or a control character: the
+    /// lowest one set is the first such byte (a borrow can only mark bytes after it); 0 when none is.
+    @inline(__always)
+    static func quoteBackslashOrControl(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22)
@@ -12,6 +19,6 @@ enum JSONStringBytes {
         let zeroInQuote = (quote &- ones) & ~quote
         let zeroInBackslash = (backslash &- ones) & ~backslash
         let control = (w &- ones &* 0x20) & ~w
-        return (zeroInQuote | zeroInBackslash | control) & highs != 0
+        return (zeroInQuote | zeroInBackslash | control) & highs
     }
 }
