@@ -556,7 +556,11 @@ public struct SchemaValidator: Sendable {
 
     /// Whether `s` is exactly `length` lowercase hex digits (a `hexLength` limit).
     static func isLowercaseHex(_ s: String, length: Int) -> Bool {
-        s.utf8.count == length && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        guard s.utf8.count == length else { return false }
+        return withBytes(of: s) { u in
+            for b in u where b &- 0x30 > 9 && b &- 0x61 > 5 { return false }
+            return true
+        }
     }
 
     /// Whether `d` is a whole multiple of `step` (> 0) as the `step` limit reads it; NaN and ±Infinity pass.
@@ -567,7 +571,13 @@ public struct SchemaValidator: Sendable {
     /// Whether two strings hold the same Unicode scalars (``FirestoreValue`` equality, not `==`, which
     /// also equates canonically equivalent strings).
     static func sameScalars(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        return withBytes(of: a) { x in
+            withBytes(of: b) { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     /// `yyyy-MM-dd` naming a real day of the proleptic Gregorian calendar, year 0001–9999.
