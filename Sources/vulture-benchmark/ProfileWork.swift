@@ -19,8 +19,8 @@ enum ProfileWork {
             measured { for _ in 0..<times { written = CanonicalJSON.encode(value).count } }
             print("wrote \(written) bytes")
         case "validate-flights", "validate-tasks", "validate-comments":
-            let corpora = try ValidateBenchmark.corpora(limit: count)
-            let corpus = corpora[["validate-flights", "validate-tasks", "validate-comments"].firstIndex(of: work) ?? 0]
+            let corpus = try ValidateBenchmark.corpus(
+                ["validate-flights", "validate-tasks", "validate-comments"].firstIndex(of: work) ?? 0, limit: count)
             var lines: [[UInt8]] = []
             for d in corpus.documents { lines.append(Array(CanonicalJSON.compactString(d).utf8)) }
             let validator = SchemaValidator(schema: .vulture)
