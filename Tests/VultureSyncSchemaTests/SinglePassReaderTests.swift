@@ -268,6 +268,43 @@ import Testing
         }
     }
 
+    /// Decimals of up to nineteen digits times or over a power of ten up to 10¹⁹, read in integer
+    /// arithmetic, are the doubles the standard library reads from their text: random digits, values
+    /// next to the halfway point between two doubles, and the extremes of both.
+    @Test func decimalsReadInIntegerArithmetic() {
+        var rng = SplitMix64(state: 0xDEC1_3A1)
+        var cases: [(UInt64, Int)] = []
+        for scale in -19...19 {
+            for w: UInt64 in [1, 9, 10, 1 << 53, (1 << 53) + 1, 9_999_999_999_999_999_999, 9_007_199_254_740_993] {
+                cases.append((w, scale))
+            }
+        }
+        for _ in 0..<60_000 {
+            let digits = Int.random(in: 16...19, using: &rng)
+            let w = UInt64.random(
+                in: 1...(digits == 19 ? 9_999_999_999_999_999_999 : Self.powersOfTen[digits] - 1), using: &rng)
+            cases.append((w, Int.random(in: -19...19, using: &rng)))
+        }
+        // Halfway between two doubles: x + ulp/2 written exactly in at most nineteen digits.
+        for _ in 0..<20_000 {
+            let x = Double(UInt64.random(in: (1 << 52)...((1 << 53) - 1), using: &rng))  // an integer: ulp 1
+            let w = UInt64(x) * 10 + 5
+            for shift in 0...2 { cases.append((w * Self.powersOfTen[shift], -1 - shift)) }
+        }
+        var mismatches = 0
+        for (w, scale) in cases {
+            let ours = SinglePassCanonicalReader.decimalToDouble(w, scale)
+            let text = Double("\(w)e\(scale)")!
+            if ours.bitPattern != text.bitPattern {
+                mismatches += 1
+                if mismatches <= 10 { Issue.record("\(w)e\(scale): \(ours) vs \(text)") }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    static let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { p, _ in p * 10 } }
+
     /// Random number texts: the fast path for short decimals and the text path agree to the bit.
     @Test func randomNumberTexts() {
         var rng = SplitMix64(state: 0x4E55_4D42)

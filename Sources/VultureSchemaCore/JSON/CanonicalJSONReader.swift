@@ -461,6 +461,51 @@ struct SinglePassCanonicalReader: ~Copyable {
 
     private static let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 
+    /// 10⁰ … 10¹⁹.
+    private static let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { p, _ in p &* 10 } }
+
+    /// The double nearest `w` × 10^`scale` (ties to even), for 0 < `w` < 2⁶⁴ and −19 ≤ `scale` ≤ 19: the
+    /// product in 128 bits, or the quotient to 63 or 64 bits with its remainder, rounded once to 53
+    /// bits. Exact, as the text's own reading is.
+    static func decimalToDouble(_ w: UInt64, _ scale: Int) -> Double {
+        let p = powersOfTen[abs(scale)]
+        var high: UInt64
+        var low: UInt64
+        var exponent: Int
+        var sticky = false
+        if scale >= 0 {
+            (high, low) = w.multipliedFullWidth(by: p)
+            exponent = 0
+        } else {
+            // w · 2^s / p with s chosen so that the quotient has 63 or 64 bits; the remainder is sticky.
+            let s = 63 &- (64 &- w.leadingZeroBitCount) &+ (64 &- p.leadingZeroBitCount)
+            let shifted: (UInt64, UInt64) =
+                s >= 64 ? (w << UInt64(s &- 64), 0) : s == 0 ? (0, w) : (w >> UInt64(64 &- s), w << UInt64(s))
+            let (q, r) = p.dividingFullWidth(shifted)
+            (high, low) = (0, q)
+            exponent = -s
+            sticky = r != 0
+        }
+        // The top 53 bits, rounded to nearest, ties to even.
+        let bits = high != 0 ? 128 &- high.leadingZeroBitCount : 64 &- low.leadingZeroBitCount
+        guard bits > 53 else { return Double(sign: .plus, exponent: exponent, significand: Double(low)) }
+        let drop = bits &- 53
+        var m: UInt64
+        var rest: (UInt64, UInt64)
+        if drop >= 64 {
+            m = high >> UInt64(drop &- 64)
+            rest = (high & ((1 << UInt64(drop &- 64)) &- 1), low)
+        } else {
+            m = high << UInt64(64 &- drop) | low >> UInt64(drop)
+            rest = (0, low & ((1 << UInt64(drop)) &- 1))
+        }
+        let half: (UInt64, UInt64) = drop > 64 ? (1 << UInt64(drop &- 65), 0) : (0, 1 << UInt64(drop &- 1))
+        let above = rest.0 > half.0 || (rest.0 == half.0 && rest.1 > half.1)
+        let tie = rest == half
+        if above || (tie && (sticky || m & 1 == 1)) { m &+= 1 }
+        return Double(sign: .plus, exponent: exponent &+ drop, significand: Double(m))
+    }
+
     /// A number: an int64 when written without fraction or exponent, else a finite double.
     private mutating func number() throws(Rejected) -> IncrementOperand {
         let start = i
@@ -536,6 +581,12 @@ struct SinglePassCanonicalReader: ~Copyable {
             } else {
                 d *= Self.exactPowersOfTen[scale]
             }
+            return .double(negative ? -d : d)
+        }
+        // Up to nineteen digits times or over a power of ten up to 10¹⁹, in integer arithmetic, rounded
+        // once (the seventeen-digit doubles of computed values: 60500.55000000001).
+        if digits <= 19, mantissa != 0, scale >= -19, scale <= 19 {
+            let d = Self.decimalToDouble(mantissa, scale)
             return .double(negative ? -d : d)
         }
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: i &- start), as: UTF8.self)
