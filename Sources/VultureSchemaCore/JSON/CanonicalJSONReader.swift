@@ -214,11 +214,22 @@ struct SinglePassCanonicalReader: ~Copyable {
             guard Self.isFieldName(key), dollarKeys || !Self.startsWithDollar(key) else { throw Rejected() }
             let name = try makeKey(key)
             signature = (signature ^ keyHash) &* 0x9E37_79B9_7F4A_7C15 &+ 1
-            skipWhitespace()
-            try expect(0x3A)
+            // `": "` (the canonical separator, one line or many) at once; any other spacing the long way.
+            if end &- i >= 2, base[i] == 0x3A, base[i &+ 1] == 0x20 {
+                i &+= 2
+            } else {
+                skipWhitespace()
+                try expect(0x3A)
+            }
             skipWhitespace()
             let v = try value(depth: depth &+ 1, inArray: false)
             push(name, v)
+            // `, "` on one line at once, likewise.
+            if end &- i >= 3, base[i] == 0x2C, base[i &+ 1] == 0x20, base[i &+ 2] == 0x22 {
+                i &+= 2
+                key = try string()
+                continue
+            }
             skipWhitespace()
             guard i < end else { throw Rejected() }
             if base[i] == 0x2C {
@@ -845,8 +856,7 @@ struct SinglePassCanonicalReader: ~Copyable {
             return try makeString(bytes)
         }
         // The first sixteen bytes as two words, zero-padded.
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: p, byteCount: min(16, n)) }
+        let words = JSONStringBytes.firstSixteenBytes(bytes)
         var h = (words.0 ^ UInt64(n) &* 0x9E37_79B9_7F4A_7C15) &* 0xFF51_AFD7_ED55_8CCD
         h ^= (h >> 29) ^ (words.1 &* 0xC4CE_B9FE_1A85_EC53)
         h ^= h >> 32
