@@ -315,13 +315,13 @@ struct CanonicalValueWriter: ~Copyable {
         }
         out.append(0x7B)
         for i in 0..<n {
-            if i > 0 { out.append(0x2C) }
-            out.separate(inner + 2, pretty: pretty, first: i == 0)
             let k = sorted[i]
             let member = (memberBase + Int(k.member)).move()
             if k.short {
-                out.appendKey(k.high, k.low, length: Int(k.length))
+                out.appendMemberStart(first: i == 0, indent: inner + 2, pretty: pretty, k.high, k.low, Int(k.length))
             } else {
+                if i > 0 { out.append(0x2C) }
+                out.separate(inner + 2, pretty: pretty, first: i == 0)
                 out.appendQuoted(member.key)
                 out.append(0x3A)
                 out.append(0x20)
@@ -694,19 +694,39 @@ struct ByteSink: ~Copyable {
         if k == 1 { p[0] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30 }
     }
 
-    /// `"key": ` for a key of at most sixteen bytes with nothing to escape, from its first sixteen
-    /// bytes as two big-endian words (zero-padded).
+    /// The start of a member whose key has at most sixteen bytes and nothing to escape, with one
+    /// check for room: `,` unless first, the separator (``separate(_:pretty:first:)``), and `"key": `
+    /// from the key's first sixteen bytes as two big-endian words (zero-padded).
     @inline(__always)
-    mutating func appendKey(_ high: UInt64, _ low: UInt64, length: Int) {
-        reserve(20)
-        let p = UnsafeMutableRawPointer(base + count)
+    mutating func appendMemberStart(
+        first: Bool, indent: Int, pretty: Bool, _ high: UInt64, _ low: UInt64, _ length: Int
+    ) {
+        reserve(indent &+ 32)
+        var p = UnsafeMutableRawPointer(base + count)
+        if !first {
+            p.storeBytes(of: 0x2C, as: UInt8.self)
+            p += 1
+        }
+        if pretty {
+            // Spaces eight at a time, past the end where the buffer has room (overwritten next).
+            p.storeBytes(of: 0x0A, as: UInt8.self)
+            var k = 0
+            repeat {
+                p.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: 1 &+ k, as: UInt64.self)
+                k &+= 8
+            } while k < indent
+            p += indent &+ 1
+        } else if !first {
+            p.storeBytes(of: 0x20, as: UInt8.self)
+            p += 1
+        }
         p.storeBytes(of: 0x22, as: UInt8.self)
         p.storeBytes(of: high.bigEndian, toByteOffset: 1, as: UInt64.self)
         p.storeBytes(of: low.bigEndian, toByteOffset: 9, as: UInt64.self)
         p.storeBytes(of: 0x22, toByteOffset: length &+ 1, as: UInt8.self)
         p.storeBytes(of: 0x3A, toByteOffset: length &+ 2, as: UInt8.self)
         p.storeBytes(of: 0x20, toByteOffset: length &+ 3, as: UInt8.self)
-        count &+= length &+ 4
+        count = UnsafeMutablePointer<UInt8>(OpaquePointer(p)) - base &+ length &+ 4
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
