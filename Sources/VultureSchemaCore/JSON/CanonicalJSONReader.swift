@@ -286,8 +286,10 @@ struct SinglePassCanonicalReader: ~Copyable {
     private mutating func popMap(from start: Int, signature: UInt64) throws(Rejected) -> [String: FirestoreValue] {
         let n = memberCount &- start
         let slot = MapShape.slot(signature)
-        let shape = n >= MapShape.minimumKeys ? owner.shapes[slot] : nil
-        if let shape, shape.signature == signature, shape.count == n, let template = shape.template {
+        let shapeKey = MapShape.key(signature, n)
+        let known = n >= MapShape.minimumKeys && !owner.shapeKeys.isEmpty && owner.shapeKeys[slot] == shapeKey
+        let shape = known ? owner.shapes[slot] : nil
+        if let shape {
             var same = true
             shape.keys.withUnsafeBufferPointer { keys in
                 for k in 0..<n where members[start &+ k].0 != keys[k] {
@@ -296,7 +298,7 @@ struct SinglePassCanonicalReader: ~Copyable {
                 }
             }
             if same {
-                var map = template
+                var map = shape.template
                 shape.indices.withUnsafeBufferPointer { indices in
                     for k in 0..<n { map.values[indices[k]] = (members + (start &+ k)).move().1 }
                 }
@@ -305,7 +307,7 @@ struct SinglePassCanonicalReader: ~Copyable {
             }
         }
         // The second map of a signature: its keys in order, to make its shape from.
-        let keepKeys = n >= MapShape.minimumKeys && shape?.signature == signature && shape?.count == n
+        let keepKeys = known && shape == nil
         var keys: [String] = []
         if keepKeys { keys.reserveCapacity(n) }
         var map = [String: FirestoreValue](minimumCapacity: n)
@@ -318,7 +320,13 @@ struct SinglePassCanonicalReader: ~Copyable {
         memberCount = start
         if repeated { throw Rejected() }
         if n >= MapShape.minimumKeys {
-            owner.shapes[slot] = keepKeys ? MapShape(of: map, keys: keys, signature: signature) : MapShape(signature, n)
+            if owner.shapeKeys.isEmpty {
+                owner.shapeKeys = [UInt64](repeating: 0, count: MapShape.slots)
+                owner.shapes = [MapShape?](repeating: nil, count: MapShape.slots)
+            }
+            // The first time only its signature and count; the second time its shape.
+            owner.shapeKeys[slot] = shapeKey
+            owner.shapes[slot] = keepKeys ? MapShape(of: map, keys: keys) : nil
         }
         return map
     }
@@ -937,34 +945,27 @@ final class MapShape {
     static let minimumKeys = 3
     static let slots = 128
 
-    let signature: UInt64
-    let count: Int
-    /// The keys in the order of the text; empty until a second map of the signature came.
+    /// The keys in the order of the text.
     let keys: [String]
     /// Where each key is in `template`.
     let indices: [[String: FirestoreValue].Index]
-    /// The map with every value null, or nil until a second map of the signature came.
-    let template: [String: FirestoreValue]?
+    /// The map with every value null.
+    let template: [String: FirestoreValue]
 
     /// The slot of a signature in ``CanonicalJSONReader/shapes``.
     @inline(__always)
     static func slot(_ signature: UInt64) -> Int { Int(truncatingIfNeeded: signature >> 57) }
 
-    /// A signature seen once: nothing kept but the signature and count.
-    init(_ signature: UInt64, _ count: Int) {
-        self.signature = signature
-        self.count = count
-        self.keys = []
-        self.indices = []
-        self.template = nil
+    /// What ``CanonicalJSONReader/shapeKeys`` holds for a signature and key count (never 0).
+    @inline(__always)
+    static func key(_ signature: UInt64, _ count: Int) -> UInt64 {
+        (signature ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15) | 1
     }
 
     /// The shape of `map`, whose keys came in the order of `keys`.
-    init(of map: [String: FirestoreValue], keys: [String], signature: UInt64) {
+    init(of map: [String: FirestoreValue], keys: [String]) {
         var template = map
         for index in map.indices { template.values[index] = .null }
-        self.signature = signature
-        self.count = keys.count
         self.keys = keys
         self.indices = keys.map { template.index(forKey: $0)! }
         self.template = template
@@ -982,8 +983,10 @@ public final class CanonicalJSONReader {
     var scratch: UnsafeMutablePointer<UInt8>
     var scratchCapacity = 256
     let keyCache: UnsafeMutablePointer<SinglePassCanonicalReader.CachedKey>
-    /// The shapes of maps read before, by the slot of their signature.
-    var shapes = [MapShape?](repeating: nil, count: MapShape.slots)
+    /// The signature and key count of the last map of at least ``MapShape/minimumKeys`` keys in each
+    /// slot (``MapShape/key(_:_:)``), and its shape once a second map of them came; empty until then.
+    var shapeKeys: [UInt64] = []
+    var shapes: [MapShape?] = []
 
     /// A reader with empty buffers.
     public init() {
