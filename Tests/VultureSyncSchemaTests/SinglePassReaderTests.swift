@@ -268,6 +268,19 @@ import Testing
         }
     }
 
+    /// A remembered map shape takes a map only when its keys are the same bytes: canonically
+    /// equivalent spellings (which `==` takes as equal) are different field names.
+    @Test func shapeKeysCompareAsBytes() {
+        let pairs: [(String, String, Bool)] = [
+            ("\u{212B}", "A\u{030A}", false), ("\u{00C5}", "A\u{030A}", false), ("é", "e\u{301}", false),
+            ("a-key-longer-than-fifteen", "a-key-longer-than-fifteen", true), ("b", "b", true), ("b", "c", false),
+            ("a-key-longer-than-fifteen", String("xa-key-longer-than-fifteen".dropFirst()), true),
+        ]
+        for (a, b, same) in pairs {
+            #expect(SinglePassCanonicalReader.sameKey(a, b) == same, "\(a.debugDescription) \(b.debugDescription)")
+        }
+    }
+
     /// Decimals of up to nineteen digits times or over a power of ten up to 10¹⁹, read in integer
     /// arithmetic, are the doubles the standard library reads from their text: random digits, values
     /// next to the halfway point between two doubles, and the extremes of both.

@@ -292,7 +292,7 @@ struct SinglePassCanonicalReader: ~Copyable {
         if let shape {
             var same = true
             shape.keys.withUnsafeBufferPointer { keys in
-                for k in 0..<n where members[start &+ k].0 != keys[k] {
+                for k in 0..<n where !Self.sameKey(members[start &+ k].0, keys[k]) {
                     same = false
                     break
                 }
@@ -329,6 +329,26 @@ struct SinglePassCanonicalReader: ~Copyable {
             owner.shapes[slot] = keepKeys ? MapShape(of: map, keys: keys) : nil
         }
         return map
+    }
+
+    /// Whether two keys have the same UTF-8 bytes (field names are bytes: `==` would also take a
+    /// canonically equivalent spelling): at once when they are one string, as the key cache makes
+    /// a repeated key, else byte by byte.
+    @inline(__always)
+    static func sameKey(_ a: String, _ b: String) -> Bool {
+        if MemoryLayout<String>.size == 16 {
+            // The same representation (the same small string, or the same storage and count) is the
+            // same bytes; another may still hold them.
+            let identical = withUnsafeBytes(of: a) { x in
+                withUnsafeBytes(of: b) { y in
+                    x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                        && x.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                            == y.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                }
+            }
+            if identical { return true }
+        }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     // MARK: Wrappers
