@@ -36,7 +36,7 @@ struct SinglePassCanonicalReader: ~Copyable {
     /// Decoded bytes of a string with escapes.
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity: Int
-    /// Keys of up to 64 bytes by a hash of their first sixteen bytes and length.
+    /// Keys of up to 64 bytes by a hash of their first sixteen bytes and length, two places a hash.
     private let keyCache: UnsafeMutablePointer<CachedKey>
     /// The hash of the last key made (its first sixteen bytes and length), for a map's signature.
     private var keyHash: UInt64 = 0
@@ -348,7 +348,14 @@ struct SinglePassCanonicalReader: ~Copyable {
             }
             if identical { return true }
         }
-        return a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        let same = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
+        return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     // MARK: Wrappers
@@ -889,17 +896,26 @@ struct SinglePassCanonicalReader: ~Copyable {
         h ^= (h >> 29) ^ (words.1 &* 0xC4CE_B9FE_1A85_EC53)
         h ^= h >> 32
         keyHash = h
-        let slot = keyCache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 1))
-        if slot.pointee.count == n, slot.pointee.first == words.0, slot.pointee.second == words.1 {
-            if n <= 16 { return slot.pointee.key }
-            let same =
-                slot.pointee.key.utf8.withContiguousStorageIfAvailable { cached in
-                    guard cached.count == n, let c = cached.baseAddress else { return false }
-                    return memcmp(c + 16, p + 16, n &- 16) == 0
-                } ?? false
-            if same { return slot.pointee.key }
+        // Two places per hash, the last hit first, so that two keys of one hash do not push each other
+        // out (each time made again, each a new string).
+        let slot = keyCache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 2))
+        func holds(_ entry: UnsafeMutablePointer<CachedKey>) -> Bool {
+            guard entry.pointee.count == n, entry.pointee.first == words.0, entry.pointee.second == words.1 else {
+                return false
+            }
+            if n <= 16 { return true }
+            return entry.pointee.key.utf8.withContiguousStorageIfAvailable { cached in
+                guard cached.count == n, let c = cached.baseAddress else { return false }
+                return memcmp(c + 16, p + 16, n &- 16) == 0
+            } ?? false
+        }
+        if holds(slot) { return slot.pointee.key }
+        if holds(slot + 1) {
+            swap(&slot.pointee, &(slot + 1).pointee)
+            return slot.pointee.key
         }
         let key = try makeString(bytes)
+        swap(&slot.pointee, &(slot + 1).pointee)
         slot.pointee = CachedKey(first: words.0, second: words.1, count: n, key: key)
         return key
     }
