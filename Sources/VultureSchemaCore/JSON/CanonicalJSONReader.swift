@@ -16,8 +16,9 @@ import Foundation
 ///
 /// Members of the maps being read wait on one stack shared by the whole document, so that each map is
 /// built once with its final capacity; keys come from a small cache, so that a key repeated across a
-/// document (or a stream of documents) is one string made once. No temporary collection is
-/// made per value.
+/// document (or a stream of documents) is one string made once; a map with the keys of one read
+/// before, in the same order, is a copy of it with its values set in place (``MapShape``), no key
+/// hashed. No temporary collection is made per value.
 struct SinglePassCanonicalReader: ~Copyable {
     /// The reader stopped: the input is not canonical typed JSON, or breaks one of Firestore's rules.
     struct Rejected: Error {}

@@ -138,9 +138,10 @@ extension FirestoreValue: CustomStringConvertible {
 }
 
 /// Writes a ``FirestoreValue`` as canonical typed JSON straight to bytes: the wrappers of
-/// ``CanonicalJSON`` applied as it goes, map keys sorted by UTF-16 code units on a stack of sort keys
-/// (no tree, no copy of the map), doubles by ``ShortestDouble``, timestamps and base64 written in place.
-/// The bytes are those of ``CanonicalJSONWriter/write(_:)`` on ``CanonicalJSON/node(_:)``.
+/// ``CanonicalJSON`` applied as it goes, each map's members moved once into a temporary buffer and
+/// their sort keys put in UTF-16 order (by a sort, or by the order of a map with the same keys written
+/// before, ``KeyOrders``), no tree; doubles by ``ShortestDouble``, timestamps and base64 written in
+/// place. The bytes are those of ``CanonicalJSONWriter/write(_:)`` on ``CanonicalJSON/node(_:)``.
 struct CanonicalValueWriter: ~Copyable {
     var out: ByteSink
     let pretty: Bool
