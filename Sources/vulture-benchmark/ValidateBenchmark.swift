@@ -21,26 +21,38 @@ enum ValidateBenchmark {
         var documents: [FirestoreValue]
     }
 
-    static func corpora() throws -> [Corpus] {
+    /// The three corpora.
+    static func corpora() throws -> [Corpus] { try (0..<3).map { try corpus($0) } }
+
+    /// Corpus `k` (0 flights, 1 tasks, 2 flights with long comments); at most `limit` documents (for a
+    /// profiler).
+    static func corpus(_ k: Int, limit: Int = .max) throws -> Corpus {
         let flightBase = try BenchmarkDocuments.flightBase()
-        let taskBase = try BenchmarkDocuments.taskBase()
         let schema = SyncSchema.vulture
-        let maxTurnpoints = schema.fields(of: "TaskDocument").first { $0.name == "turnpoints" }?.limits.maxItems ?? 100
-        let maxChars = schema.fields(of: "FlightDocument").first { $0.name == "comments" }?.limits.maxChars ?? 10_000
-        return [
-            Corpus(
+        switch k {
+        case 0:
+            return Corpus(
                 name: "flights", collection: "flights", documentType: "FlightDocument",
-                documents: (0..<100_000).map { BenchmarkDocuments.flight($0, base: flightBase) }),
-            Corpus(
+                documents: (0..<min(100_000, limit)).map { BenchmarkDocuments.flight($0, base: flightBase) })
+        case 1:
+            let taskBase = try BenchmarkDocuments.taskBase()
+            let maxTurnpoints =
+                schema.fields(of: "TaskDocument").first { $0.name == "turnpoints" }?.limits.maxItems ?? 100
+            return Corpus(
                 name: "tasks with \(maxTurnpoints) turnpoints", collection: "tasks", documentType: "TaskDocument",
-                documents: (0..<2_000).map { BenchmarkDocuments.task($0, base: taskBase, count: maxTurnpoints) }),
-            Corpus(
+                documents: (0..<min(2_000, limit)).map {
+                    BenchmarkDocuments.task($0, base: taskBase, count: maxTurnpoints)
+                })
+        default:
+            let maxChars =
+                schema.fields(of: "FlightDocument").first { $0.name == "comments" }?.limits.maxChars ?? 10_000
+            return Corpus(
                 name: "flights with \(Report.count(maxChars)) accented characters in comments", collection: "flights",
                 documentType: "FlightDocument",
-                documents: (0..<10_000).map {
+                documents: (0..<min(10_000, limit)).map {
                     BenchmarkDocuments.accentedFlight($0, base: flightBase, count: maxChars)
-                }),
-        ]
+                })
+        }
     }
 
     static func run() throws {

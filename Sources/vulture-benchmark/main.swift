@@ -73,6 +73,13 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
                 r.pull.seconds, r.pull.cpuSeconds))
         return 0
     }
+    if arguments.first == "child", arguments.count == 4 || arguments.count == 5, arguments[1] == "profile",
+        let count = Int(arguments[3]), count > 0, let times = Int(arguments.count == 5 ? arguments[4] : "1"), times > 0
+    {
+        // Internal: one in-process pairing's work on our side alone, for a profiler (`times` over).
+        try ProfileWork.run(arguments[2], count: count, times: times)
+        return 0
+    }
     let parsed = try CommandLineArguments(arguments, valueOptions: ["seeds", "fuzz-runs"])
     if let text = parsed.option("seeds") {
         guard let n = Int(text), n > 0 else {

@@ -41,6 +41,60 @@ import Testing
         }
     }
 
+    /// An output of several megabytes, past the sizes where the writer's buffer goes on in a new chunk
+    /// (2 MiB, then 4 and 8 MiB), with a string longer than a chunk: the tree writer's bytes.
+    @Test func largeOutputsWriteAsTheTreeWriterDid() {
+        var rng = SplitMix64(state: 0x5EED_0003)
+        var documents: [FirestoreValue] = [
+            .map(["long": .string(String(repeating: "ab\"c\u{1}é", count: 700_000))])
+        ]
+        var size = 0
+        while size < 7 << 20 {
+            let d = RandomValues.document(using: &rng)
+            size += CanonicalJSON.encode(d).count
+            documents.append(d)
+        }
+        let value = FirestoreValue.array(documents)
+        let bytes = CanonicalJSON.encode(value)
+        let reference = ReferenceWriter.write(CanonicalJSON.node(value))
+        #expect(bytes.count > 10 << 20)
+        #expect(bytes.count == reference.count)
+        let difference = zip(bytes, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(difference == nil, "the bytes differ from offset \(difference ?? 0) on")
+    }
+
+    /// Maps with the keys of maps written before them (the writer remembers their order) and their
+    /// neighbours: one key changed, a key alike in its first sixteen bytes (same length, or longer),
+    /// a key sharing another's first sixteen bytes, keys with bytes UTF-16 orders differently or with
+    /// something to escape, more keys than are remembered; built in different orders, interleaved.
+    @Test func repeatedMapShapesWriteAsTheTreeWriterDid() {
+        let base =
+            (0..<20).map { "field\($0)" } + ["aLongerFieldNameThatIsCached", "takeoffCountryCode", "takeoffCode"]
+        func replacing(_ old: String, _ new: String) -> [String] { base.map { $0 == old ? new : $0 } }
+        let variants: [[String]] = [
+            base, replacing("takeoffCode", "takeoffCodf"),
+            replacing("aLongerFieldNameThatIsCached", "aLongerFieldNameThatIsCachee"),
+            replacing("aLongerFieldNameThatIsCached", "aLongerFieldNameThatIsCached2"),
+            base + ["aLongerFieldNameThatIsCacheZ"], replacing("field3", "field3\u{E000}"),
+            replacing("field4", "field4😀"), replacing("field5", "fie\"ld5"), replacing("field6", "field6\u{0}"),
+            replacing("field7", "f"), base + (0..<60).map { "extra\($0)" },
+        ]
+        var rng = SplitMix64(state: 0x5EED_0004)
+        var documents: [FirestoreValue] = []
+        for i in 0..<900 {
+            let keys = variants[i % 3 == 0 ? Int.random(in: 0..<variants.count, using: &rng) : i % 2]
+            var map: [String: FirestoreValue] = [:]
+            for (k, key) in keys.shuffled(using: &rng).enumerated() { map[key] = .integer(Int64(i * 100 + k)) }
+            documents.append(.map(["shape": .map(map), "n": .integer(Int64(i))]))
+        }
+        let value = FirestoreValue.array(documents)
+        let bytes = CanonicalJSON.encode(value)
+        let reference = ReferenceWriter.write(CanonicalJSON.node(value))
+        let difference = zip(bytes, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(bytes.count == reference.count)
+        #expect(difference == nil, "the bytes differ from offset \(difference ?? 0) on")
+    }
+
     /// ECMAScript's digits for doubles of every binary exponent, random bit patterns, and the usual suspects.
     @Test func shortestDigitsAgreeWithSwiftsDescription() {
         var doubles: [Double] = [

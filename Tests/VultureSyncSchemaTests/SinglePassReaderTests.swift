@@ -203,6 +203,121 @@ import Testing
         }
     }
 
+    /// UTF-8 the reader checks eight bytes at a time (ASCII words, four two-byte sequences): every
+    /// kind of fault at every place of a run of two-byte sequences, and random mixtures of one- to
+    /// four-byte sequences with a wrong byte now and then, in values and keys.
+    @Test func utf8RunsAndTheirFaults() {
+        let run = Array(String(repeating: "éœß", count: 8).utf8)
+        let faults: [[UInt8]] = [
+            [0xC0, 0x80], [0xC1, 0xBF], [0xC2], [0x80], [0xBF, 0xBF], [0xC2, 0x41], [0xC2, 0xC2], [0xDF, 0xC0],
+            [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF],
+            [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0x41], [],
+        ]
+        let reader = CanonicalJSONReader()
+        for fault in faults {
+            for at in 0...run.count {
+                let bytes = Array(run[..<at]) + fault + Array(run[at...])
+                Self.agree([0x22] + bytes + [0x22], "\(fault) at \(at)", reader: reader)
+            }
+        }
+        var rng = SplitMix64(state: 0x0007_F8F8)
+        let pieces: [[UInt8]] = [
+            [0x61], [0x7E], [0xC3, 0xA9], [0xC5, 0x93], [0xDF, 0xBF], [0xC2, 0x80], [0xE2, 0x82, 0xAC],
+            [0xED, 0x9F, 0xBF], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0xAA, 0x82], [0xF4, 0x8F, 0xBF, 0xBF],
+        ]
+        let wrong: [UInt8] = [0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        for k in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...40, using: &rng) {
+                if Int.random(in: 0..<60, using: &rng) == 0 {
+                    bytes.append(wrong.randomElement(using: &rng)!)
+                } else {
+                    bytes += pieces[Int.random(in: 0..<(Bool.random(using: &rng) ? 2 : pieces.count), using: &rng)]
+                }
+            }
+            Self.agree([0x22] + bytes + [0x22], "mixture \(k)", reader: reader)
+            if k % 10 == 0 { Self.agree(Array("{\"".utf8) + bytes + Array("\": 1}".utf8), "key \(k)", reader: reader) }
+        }
+    }
+
+    /// Maps with the keys of maps read before, in the same order, are copies of a remembered map with
+    /// their values set in place: a stream of documents through one reader, with neighbours whose keys
+    /// come in another order, differ in one key or its bytes past sixteen, repeat a key, or nest
+    /// maps of the same keys, reads as fresh readers and the two-phase reading do.
+    @Test func repeatedMapShapes() {
+        let keys = ["a-first-key", "b", "c-a-key-longer-than-sixteen", "d", "e"]
+        func object(_ keys: [String], _ k: Int) -> String {
+            "{" + keys.enumerated().map { "\"\($1)\": \(k * 10 + $0)" }.joined(separator: ", ") + "}"
+        }
+        let variants: [(String, [String])] = [
+            ("same", keys), ("reordered", [keys[1], keys[0]] + keys[2...]),
+            ("one key changed", keys.dropLast() + ["f"]),
+            ("past sixteen bytes", keys.map { $0 == keys[2] ? "c-a-key-longer-than-sixteeN" : $0 }),
+            ("repeated key", keys.dropLast() + [keys[0]]), ("one more", keys + ["g"]),
+            ("one fewer", Array(keys.dropLast())),
+        ]
+        let reader = CanonicalJSONReader()
+        var rng = SplitMix64(state: 0x5EA9_E5)
+        for k in 0..<300 {
+            let (label, these) = k % 3 == 0 ? variants.randomElement(using: &rng)! : variants[0]
+            let text =
+                "{\"inner\": " + object(these, k) + ", \"list\": [" + object(keys, k) + ", " + object(these, k + 1)
+                + "], \"wrapped\": {\"$map\": " + object(these.map { "$" + $0 }, k) + "}}"
+            let accepted = Self.agree(Array(text.utf8), "\(label) \(k)", reader: reader)
+            #expect(accepted == (label != "repeated key"), "\(label) \(k)")
+        }
+    }
+
+    /// A remembered map shape takes a map only when its keys are the same bytes: canonically
+    /// equivalent spellings (which `==` takes as equal) are different field names.
+    @Test func shapeKeysCompareAsBytes() {
+        let pairs: [(String, String, Bool)] = [
+            ("\u{212B}", "A\u{030A}", false), ("\u{00C5}", "A\u{030A}", false), ("é", "e\u{301}", false),
+            ("a-key-longer-than-fifteen", "a-key-longer-than-fifteen", true), ("b", "b", true), ("b", "c", false),
+            ("a-key-longer-than-fifteen", String("xa-key-longer-than-fifteen".dropFirst()), true),
+        ]
+        for (a, b, same) in pairs {
+            #expect(SinglePassCanonicalReader.sameKey(a, b) == same, "\(a.debugDescription) \(b.debugDescription)")
+        }
+    }
+
+    /// Decimals of up to nineteen digits times or over a power of ten up to 10¹⁹, read in integer
+    /// arithmetic, are the doubles the standard library reads from their text: random digits, values
+    /// next to the halfway point between two doubles, and the extremes of both.
+    @Test func decimalsReadInIntegerArithmetic() {
+        var rng = SplitMix64(state: 0xDEC1_3A1)
+        var cases: [(UInt64, Int)] = []
+        for scale in -19...19 {
+            for w: UInt64 in [1, 9, 10, 1 << 53, (1 << 53) + 1, 9_999_999_999_999_999_999, 9_007_199_254_740_993] {
+                cases.append((w, scale))
+            }
+        }
+        for _ in 0..<60_000 {
+            let digits = Int.random(in: 16...19, using: &rng)
+            let w = UInt64.random(
+                in: 1...(digits == 19 ? 9_999_999_999_999_999_999 : Self.powersOfTen[digits] - 1), using: &rng)
+            cases.append((w, Int.random(in: -19...19, using: &rng)))
+        }
+        // Halfway between two doubles: x + ulp/2 written exactly in at most nineteen digits.
+        for _ in 0..<20_000 {
+            let x = Double(UInt64.random(in: (1 << 52)...((1 << 53) - 1), using: &rng))  // an integer: ulp 1
+            let w = UInt64(x) * 10 + 5
+            for shift in 0...2 { cases.append((w * Self.powersOfTen[shift], -1 - shift)) }
+        }
+        var mismatches = 0
+        for (w, scale) in cases {
+            let ours = SinglePassCanonicalReader.decimalToDouble(w, scale)
+            let text = Double("\(w)e\(scale)")!
+            if ours.bitPattern != text.bitPattern {
+                mismatches += 1
+                if mismatches <= 10 { Issue.record("\(w)e\(scale): \(ours) vs \(text)") }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    static let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { p, _ in p * 10 } }
+
     /// Random number texts: the fast path for short decimals and the text path agree to the bit.
     @Test func randomNumberTexts() {
         var rng = SplitMix64(state: 0x4E55_4D42)

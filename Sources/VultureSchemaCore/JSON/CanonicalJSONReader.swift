@@ -16,8 +16,9 @@ import Foundation
 ///
 /// Members of the maps being read wait on one stack shared by the whole document, so that each map is
 /// built once with its final capacity; keys come from a small cache, so that a key repeated across a
-/// document (or a stream of documents) is one string made once. No temporary collection is
-/// made per value.
+/// document (or a stream of documents) is one string made once; a map with the keys of one read
+/// before, in the same order, is a copy of it with its values set in place (``MapShape``), no key
+/// hashed. No temporary collection is made per value.
 struct SinglePassCanonicalReader: ~Copyable {
     /// The reader stopped: the input is not canonical typed JSON, or breaks one of Firestore's rules.
     struct Rejected: Error {}
@@ -36,8 +37,10 @@ struct SinglePassCanonicalReader: ~Copyable {
     /// Decoded bytes of a string with escapes.
     private var scratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity: Int
-    /// Keys of up to 64 bytes by a hash of their first sixteen bytes and length.
+    /// Keys of up to 64 bytes by a hash of their first sixteen bytes and length, two places a hash.
     private let keyCache: UnsafeMutablePointer<CachedKey>
+    /// The hash of the last key made (its first sixteen bytes and length), for a map's signature.
+    private var keyHash: UInt64 = 0
 
     /// A key read before: its first sixteen bytes as two words (all of a short key), its length, and
     /// the string made from it.
@@ -206,14 +209,28 @@ struct SinglePassCanonicalReader: ~Copyable {
         guard !FirestoreLimits.isTooDeep(depth: depth, isMap: true) else { throw Rejected() }
         let start = memberCount
         var key = firstKey
+        // The keys in order, hashed: which map read before this one may have the same keys.
+        var signature: UInt64 = 0
         while true {
             guard Self.isFieldName(key), dollarKeys || !Self.startsWithDollar(key) else { throw Rejected() }
             let name = try makeKey(key)
-            skipWhitespace()
-            try expect(0x3A)
+            signature = (signature ^ keyHash) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+            // `": "` (the canonical separator, one line or many) at once; any other spacing the long way.
+            if end &- i >= 2, base[i] == 0x3A, base[i &+ 1] == 0x20 {
+                i &+= 2
+            } else {
+                skipWhitespace()
+                try expect(0x3A)
+            }
             skipWhitespace()
             let v = try value(depth: depth &+ 1, inArray: false)
             push(name, v)
+            // `, "` on one line at once, likewise.
+            if end &- i >= 3, base[i] == 0x2C, base[i &+ 1] == 0x20, base[i &+ 2] == 0x22 {
+                i &+= 2
+                key = try string()
+                continue
+            }
             skipWhitespace()
             guard i < end else { throw Rejected() }
             if base[i] == 0x2C {
@@ -225,7 +242,7 @@ struct SinglePassCanonicalReader: ~Copyable {
             }
             guard base[i] == 0x7D else { throw Rejected() }
             i &+= 1
-            return try popMap(from: start)
+            return try popMap(from: start, signature: signature)
         }
     }
 
@@ -262,16 +279,84 @@ struct SinglePassCanonicalReader: ~Copyable {
     }
 
     /// The map of the members from `start` to the top, taken off the stack; a repeated key rejects.
-    private mutating func popMap(from start: Int) throws(Rejected) -> [String: FirestoreValue] {
-        var map = [String: FirestoreValue](minimumCapacity: memberCount &- start)
+    ///
+    /// A map with the keys of one read before, in the same order (the documents of a stream, the
+    /// turnpoints of a task), is a copy of that map's ``MapShape`` with the values put in by index:
+    /// no key is hashed. Otherwise each key is hashed into a new dictionary, and the second map of a
+    /// signature becomes its shape.
+    private mutating func popMap(from start: Int, signature: UInt64) throws(Rejected) -> [String: FirestoreValue] {
+        let n = memberCount &- start
+        let slot = MapShape.slot(signature)
+        let shapeKey = MapShape.key(signature, n)
+        let known = n >= MapShape.minimumKeys && !owner.shapeKeys.isEmpty && owner.shapeKeys[slot] == shapeKey
+        let shape = known ? owner.shapes[slot] : nil
+        if let shape {
+            var same = true
+            shape.keys.withUnsafeBufferPointer { keys in
+                for k in 0..<n where !Self.sameKey(members[start &+ k].0, keys[k]) {
+                    same = false
+                    break
+                }
+            }
+            if same {
+                var map = shape.template
+                shape.indices.withUnsafeBufferPointer { indices in
+                    for k in 0..<n { map.values[indices[k]] = (members + (start &+ k)).move().1 }
+                }
+                memberCount = start
+                return map
+            }
+        }
+        // The second map of a signature: its keys in order, to make its shape from.
+        let keepKeys = known && shape == nil
+        var keys: [String] = []
+        if keepKeys { keys.reserveCapacity(n) }
+        var map = [String: FirestoreValue](minimumCapacity: n)
         var repeated = false
         for k in start..<memberCount {
             let (key, v) = (members + k).move()
+            if keepKeys { keys.append(key) }
             if map.updateValue(v, forKey: key) != nil { repeated = true }
         }
         memberCount = start
         if repeated { throw Rejected() }
+        if n >= MapShape.minimumKeys {
+            if owner.shapeKeys.isEmpty {
+                owner.shapeKeys = [UInt64](repeating: 0, count: MapShape.slots)
+                owner.shapes = [MapShape?](repeating: nil, count: MapShape.slots)
+            }
+            // The first time only its signature and count; the second time its shape.
+            owner.shapeKeys[slot] = shapeKey
+            owner.shapes[slot] = keepKeys ? MapShape(of: map, keys: keys) : nil
+        }
         return map
+    }
+
+    /// Whether two keys have the same UTF-8 bytes (field names are bytes: `==` would also take a
+    /// canonically equivalent spelling): at once when they are one string, as the key cache makes
+    /// a repeated key, else byte by byte.
+    @inline(__always)
+    static func sameKey(_ a: String, _ b: String) -> Bool {
+        if MemoryLayout<String>.size == 16 {
+            // The same representation (the same small string, or the same storage and count) is the
+            // same bytes; another may still hold them.
+            let identical = withUnsafeBytes(of: a) { x in
+                withUnsafeBytes(of: b) { y in
+                    x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+                        && x.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                            == y.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                }
+            }
+            if identical { return true }
+        }
+        guard a.utf8.count == b.utf8.count else { return false }
+        let same = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
+        return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     // MARK: Wrappers
@@ -423,6 +508,51 @@ struct SinglePassCanonicalReader: ~Copyable {
 
     private static let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 
+    /// 10⁰ … 10¹⁹.
+    private static let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { p, _ in p &* 10 } }
+
+    /// The double nearest `w` × 10^`scale` (ties to even), for 0 < `w` < 2⁶⁴ and −19 ≤ `scale` ≤ 19: the
+    /// product in 128 bits, or the quotient to 63 or 64 bits with its remainder, rounded once to 53
+    /// bits. Exact, as the text's own reading is.
+    static func decimalToDouble(_ w: UInt64, _ scale: Int) -> Double {
+        let p = powersOfTen[abs(scale)]
+        var high: UInt64
+        var low: UInt64
+        var exponent: Int
+        var sticky = false
+        if scale >= 0 {
+            (high, low) = w.multipliedFullWidth(by: p)
+            exponent = 0
+        } else {
+            // w · 2^s / p with s chosen so that the quotient has 63 or 64 bits; the remainder is sticky.
+            let s = 63 &- (64 &- w.leadingZeroBitCount) &+ (64 &- p.leadingZeroBitCount)
+            let shifted: (UInt64, UInt64) =
+                s >= 64 ? (w << UInt64(s &- 64), 0) : s == 0 ? (0, w) : (w >> UInt64(64 &- s), w << UInt64(s))
+            let (q, r) = p.dividingFullWidth(shifted)
+            (high, low) = (0, q)
+            exponent = -s
+            sticky = r != 0
+        }
+        // The top 53 bits, rounded to nearest, ties to even.
+        let bits = high != 0 ? 128 &- high.leadingZeroBitCount : 64 &- low.leadingZeroBitCount
+        guard bits > 53 else { return Double(sign: .plus, exponent: exponent, significand: Double(low)) }
+        let drop = bits &- 53
+        var m: UInt64
+        var rest: (UInt64, UInt64)
+        if drop >= 64 {
+            m = high >> UInt64(drop &- 64)
+            rest = (high & ((1 << UInt64(drop &- 64)) &- 1), low)
+        } else {
+            m = high << UInt64(64 &- drop) | low >> UInt64(drop)
+            rest = (0, low & ((1 << UInt64(drop)) &- 1))
+        }
+        let half: (UInt64, UInt64) = drop > 64 ? (1 << UInt64(drop &- 65), 0) : (0, 1 << UInt64(drop &- 1))
+        let above = rest.0 > half.0 || (rest.0 == half.0 && rest.1 > half.1)
+        let tie = rest == half
+        if above || (tie && (sticky || m & 1 == 1)) { m &+= 1 }
+        return Double(sign: .plus, exponent: exponent &+ drop, significand: Double(m))
+    }
+
     /// A number: an int64 when written without fraction or exponent, else a finite double.
     private mutating func number() throws(Rejected) -> IncrementOperand {
         let start = i
@@ -500,6 +630,12 @@ struct SinglePassCanonicalReader: ~Copyable {
             }
             return .double(negative ? -d : d)
         }
+        // Up to nineteen digits times or over a power of ten up to 10¹⁹, in integer arithmetic, rounded
+        // once (the seventeen-digit doubles of computed values: 60500.55000000001).
+        if digits <= 19, mantissa != 0, scale >= -19, scale <= 19 {
+            let d = Self.decimalToDouble(mantissa, scale)
+            return .double(negative ? -d : d)
+        }
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: i &- start), as: UTF8.self)
         guard let d = Double(text), d.isFinite else { throw Rejected() }
         return .double(d)
@@ -512,14 +648,21 @@ struct SinglePassCanonicalReader: ~Copyable {
     private mutating func string() throws(Rejected) -> UnsafeBufferPointer<UInt8> {
         i &+= 1
         let start = i
-        // Eight bytes at a time up to a quote, a backslash or a control character. Bytes of 0x80 and
-        // more (UTF-8 sequences) pass here; the string is checked as UTF-8 once, when it is made.
+        // Eight bytes at a time up to a quote, a backslash or a control character, which the word's
+        // mask points at; the last few bytes one by one. Bytes of 0x80 and more (UTF-8 sequences)
+        // pass here; the string is checked as UTF-8 once, when it is made.
         while true {
-            while end &- i >= 8 {
-                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if JSONStringBytes.hasQuoteBackslashOrControl(w) { break }
-                i &+= 8
-            }
+            #if _endian(little)
+                if end &- i >= 8 {
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    let found = JSONStringBytes.quoteBackslashOrControl(w)
+                    if found == 0 {
+                        i &+= 8
+                        continue
+                    }
+                    i &+= found.trailingZeroBitCount &>> 3
+                }
+            #endif
             guard i < end else { break }
             let b = base[i]
             if b == 0x22 {
@@ -684,21 +827,46 @@ struct SinglePassCanonicalReader: ~Copyable {
     /// surrogates, nothing above U+10FFFF, nothing cut short), checked once, as the string is made.
     @inline(__always)
     private func makeString(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
-        if Self.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            guard let s = String(validating: bytes, as: UTF8.self) else { throw Rejected() }
-            return s
-        }
         guard let p = bytes.baseAddress else { return "" }
-        var j = 0
-        while j < bytes.count {
-            if p[j] < 0x80 { j &+= 1 } else { j = try Self.skipUTF8(p, j, bytes.count) }
+        let ascii = Self.isASCII(bytes)
+        if !ascii { try Self.checkUTF8(p, bytes.count) }
+        // Checked here once: where the standard library has UTF8Span, copied without a second check
+        // (`String(decoding:)` checks again, at about ten instructions a byte past ASCII).
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether every byte is below 0x80, eight at a time.
-    @inline(__always)
+    /// Throws unless the `n` bytes at `p` are well-formed UTF-8 (RFC 3629): ASCII and runs of
+    /// two-byte sequences (U+0080…U+07FF: the accented letters of most European names) eight bytes
+    /// at a time, anything else by ``skipUTF8(_:_:_:)``.
+    static func checkUTF8(_ p: UnsafePointer<UInt8>, _ n: Int) throws(Rejected) {
+        var j = 0
+        while j < n {
+            #if _endian(little)
+                if n &- j >= 8 {
+                    let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+                    if w & 0x8080_8080_8080_8080 == 0 {
+                        j &+= 8
+                        continue
+                    }
+                    // Four times 110xxxxx 10xxxxxx with a lead byte from C2 (its bits 1–4 not all clear).
+                    let leads = ((w & 0x001E_001E_001E_001E) &+ 0x7FFF_7FFF_7FFF_7FFF) & 0x8000_8000_8000_8000
+                    if w & 0xC0E0_C0E0_C0E0_C0E0 == 0x80C0_80C0_80C0_80C0, leads == 0x8000_8000_8000_8000 {
+                        j &+= 8
+                        continue
+                    }
+                }
+            #endif
+            if p[j] < 0x80 {
+                j &+= 1
+            } else {
+                j = try skipUTF8(p, j, n)
+            }
+        }
+    }
+
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let p = bytes.baseAddress else { return true }
         let n = bytes.count
@@ -719,24 +887,36 @@ struct SinglePassCanonicalReader: ~Copyable {
     @inline(__always)
     private mutating func makeKey(_ bytes: UnsafeBufferPointer<UInt8>) throws(Rejected) -> String {
         let n = bytes.count
-        guard n > 0, n <= 64, let p = bytes.baseAddress else { return try makeString(bytes) }
+        guard n > 0, n <= 64, let p = bytes.baseAddress else {
+            keyHash = UInt64(truncatingIfNeeded: n)
+            return try makeString(bytes)
+        }
         // The first sixteen bytes as two words, zero-padded.
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: p, byteCount: min(16, n)) }
+        let words = JSONStringBytes.firstSixteenBytes(bytes)
         var h = (words.0 ^ UInt64(n) &* 0x9E37_79B9_7F4A_7C15) &* 0xFF51_AFD7_ED55_8CCD
         h ^= (h >> 29) ^ (words.1 &* 0xC4CE_B9FE_1A85_EC53)
         h ^= h >> 32
-        let slot = keyCache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 1))
-        if slot.pointee.count == n, slot.pointee.first == words.0, slot.pointee.second == words.1 {
-            if n <= 16 { return slot.pointee.key }
-            let same =
-                slot.pointee.key.utf8.withContiguousStorageIfAvailable { cached in
-                    guard cached.count == n, let c = cached.baseAddress else { return false }
-                    return memcmp(c + 16, p + 16, n &- 16) == 0
-                } ?? false
-            if same { return slot.pointee.key }
+        keyHash = h
+        // Two places per hash, the last hit first, so that two keys of one hash do not push each other
+        // out (each time made again, each a new string).
+        let slot = keyCache + Int(truncatingIfNeeded: h & UInt64(Self.keyCacheSize - 2))
+        func holds(_ entry: UnsafeMutablePointer<CachedKey>) -> Bool {
+            guard entry.pointee.count == n, entry.pointee.first == words.0, entry.pointee.second == words.1 else {
+                return false
+            }
+            if n <= 16 { return true }
+            return entry.pointee.key.utf8.withContiguousStorageIfAvailable { cached in
+                guard cached.count == n, let c = cached.baseAddress else { return false }
+                return memcmp(c + 16, p + 16, n &- 16) == 0
+            } ?? false
+        }
+        if holds(slot) { return slot.pointee.key }
+        if holds(slot + 1) {
+            swap(&slot.pointee, &(slot + 1).pointee)
+            return slot.pointee.key
         }
         let key = try makeString(bytes)
+        swap(&slot.pointee, &(slot + 1).pointee)
         slot.pointee = CachedKey(first: words.0, second: words.1, count: n, key: key)
         return key
     }
@@ -795,6 +975,40 @@ extension CanonicalBase64 {
     }
 }
 
+/// The keys of a map read before, in the order they came, and an empty copy of it: a map with the same
+/// keys in the same order is that copy with its values set by index (``SinglePassCanonicalReader``).
+final class MapShape {
+    /// Maps of fewer keys are hashed as they come.
+    static let minimumKeys = 3
+    static let slots = 128
+
+    /// The keys in the order of the text.
+    let keys: [String]
+    /// Where each key is in `template`.
+    let indices: [[String: FirestoreValue].Index]
+    /// The map with every value null.
+    let template: [String: FirestoreValue]
+
+    /// The slot of a signature in ``CanonicalJSONReader/shapes``.
+    @inline(__always)
+    static func slot(_ signature: UInt64) -> Int { Int(truncatingIfNeeded: signature >> 57) }
+
+    /// What ``CanonicalJSONReader/shapeKeys`` holds for a signature and key count (never 0).
+    @inline(__always)
+    static func key(_ signature: UInt64, _ count: Int) -> UInt64 {
+        (signature ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15) | 1
+    }
+
+    /// The shape of `map`, whose keys came in the order of `keys`.
+    init(of map: [String: FirestoreValue], keys: [String]) {
+        var template = map
+        for index in map.indices { template.values[index] = .null }
+        self.keys = keys
+        self.indices = keys.map { template.index(forKey: $0)! }
+        self.template = template
+    }
+}
+
 /// A reader of canonical typed JSON (Goldens/FORMAT.md) that keeps its working buffers and its cache
 /// of long keys from one document to the next: for JSON Lines and many files read on one thread.
 ///
@@ -806,6 +1020,10 @@ public final class CanonicalJSONReader {
     var scratch: UnsafeMutablePointer<UInt8>
     var scratchCapacity = 256
     let keyCache: UnsafeMutablePointer<SinglePassCanonicalReader.CachedKey>
+    /// The signature and key count of the last map of at least ``MapShape/minimumKeys`` keys in each
+    /// slot (``MapShape/key(_:_:)``), and its shape once a second map of them came; empty until then.
+    var shapeKeys: [UInt64] = []
+    var shapes: [MapShape?] = []
 
     /// A reader with empty buffers.
     public init() {

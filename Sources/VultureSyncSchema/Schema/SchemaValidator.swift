@@ -533,9 +533,18 @@ public struct SchemaValidator: Sendable {
             var continuations = 0
             var j = 0
             while n - j >= 8 {
-                let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
-                continuations += (w & ~(w << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-                j += 8
+                // Up to 255 words summed bytewise (one per continuation byte), then the eight sums added
+                // by a multiplication: no population count, which x86-64's baseline has no instruction for.
+                var sums: UInt64 = 0
+                var words = min((n - j) / 8, 255)
+                while words > 0 {
+                    let w = UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)
+                    sums &+= (w & ~(w << 1) & 0x8080_8080_8080_8080) >> 7
+                    j &+= 8
+                    words &-= 1
+                }
+                let pairs = (sums & 0x00FF_00FF_00FF_00FF) &+ (sums >> 8 & 0x00FF_00FF_00FF_00FF)
+                continuations += Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
             }
             while j < n {
                 if p[j] & 0xC0 == 0x80 { continuations += 1 }
@@ -547,7 +556,11 @@ public struct SchemaValidator: Sendable {
 
     /// Whether `s` is exactly `length` lowercase hex digits (a `hexLength` limit).
     static func isLowercaseHex(_ s: String, length: Int) -> Bool {
-        s.utf8.count == length && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        guard s.utf8.count == length else { return false }
+        return withBytes(of: s) { u in
+            for b in u where b &- 0x30 > 9 && b &- 0x61 > 5 { return false }
+            return true
+        }
     }
 
     /// Whether `d` is a whole multiple of `step` (> 0) as the `step` limit reads it; NaN and ±Infinity pass.
@@ -558,7 +571,13 @@ public struct SchemaValidator: Sendable {
     /// Whether two strings hold the same Unicode scalars (``FirestoreValue`` equality, not `==`, which
     /// also equates canonically equivalent strings).
     static func sameScalars(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        return withBytes(of: a) { x in
+            withBytes(of: b) { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     /// `yyyy-MM-dd` naming a real day of the proleptic Gregorian calendar, year 0001–9999.
