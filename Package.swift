@@ -38,6 +38,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // SQLite (apt: libsqlite3-dev; pkg-config: sqlite3), the command line's local store; Apple
+        // platforms use the SDK's SQLite3 module.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // What the generator and the runtime share: Firestore values, canonical typed JSON and REST JSON,
         // writes (FieldPath, FirestoreWrite), and the descriptor types the generated schema tables are made of.
         .target(name: "VultureSchemaCore"),
@@ -79,10 +86,12 @@ let package = Package(
             name: "VultureEmulators",
             dependencies: ["VultureFirestore", "VultureSyncSchema"]
         ),
-        // One device: local store, push, pull, 3-way merge, recents trim, tombstones.
+        // One device: local store (in memory, a file, SQLite), push, pull, 3-way merge, recents trim, tombstones.
         .target(
             name: "VultureSyncEngine",
-            dependencies: ["VultureSyncSchema", "VultureFirestore"]
+            dependencies: [
+                "VultureSyncSchema", "VultureFirestore", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ]
         ),
         // A deterministic multi-device world with faults, invariants and shrinking.
         .target(

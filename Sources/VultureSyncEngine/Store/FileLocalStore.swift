@@ -77,84 +77,36 @@ public final class FileLocalStore: LocalStore {
 
     // MARK: - The state file
 
+    /// The whole state file: every row (``LocalRow/canonicalValue`` by collection and id) and the
+    /// engine state (``EngineState/canonicalValue``).
     static func value(of store: InMemoryLocalStore) -> FirestoreValue {
         var rows: [String: FirestoreValue] = [:]
         for c in SyncCollection.allCases {
             var byId: [String: FirestoreValue] = [:]
-            for r in store.rows(c) {
-                byId[r.id] = .map([
-                    "fields": .map(r.fields), "base": r.base.map { .map($0) } ?? .null,
-                    "baseUpdateTime": r.baseUpdateTime.map { .timestamp($0) } ?? .null,
-                    "origin": .string(r.origin.rawValue), "createdAt": .timestamp(r.createdAt),
-                    "deferredTaskId": r.deferredTaskId.map { .string($0) } ?? .null,
-                    "pendingBlobMap": r.pendingBlobMap ?? .null,
-                    "createdSinceAgreement": .boolean(r.createdSinceAgreement),
-                ])
-            }
+            for r in store.rows(c) { byId[r.id] = r.canonicalValue }
             if !byId.isEmpty { rows[c.rawValue] = .map(byId) }
         }
-        let s = store.state
-        var cursors: [String: FirestoreValue] = [:]
-        for (c, t) in s.cursors { cursors[c.rawValue] = .timestamp(t) }
-        return .map([
-            "formatVersion": .integer(1), "rows": .map(rows),
-            "state": .map([
-                "cursors": .map(cursors), "pausedUntil": s.pausedUntil.map { .timestamp($0) } ?? .null,
-                "profile": s.profile.map { .map($0) } ?? .null, "duplicatePassDone": .boolean(s.duplicatePassDone),
-                "lastPullAt": s.lastPullAt.map { .timestamp($0) } ?? .null,
-                "heldRecords": .map(s.heldRecords.mapValues { .array($0.map { .string($0) }) }),
-            ]),
-        ])
+        return .map(["formatVersion": .integer(1), "rows": .map(rows), "state": store.state.canonicalValue])
     }
 
-    struct FormatError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func load(_ value: FirestoreValue, into store: InMemoryLocalStore) throws {
+    /// Reads a state file's value (``value(of:)``) into `store` as uncommitted changes.
+    /// - Throws: ``StoredValueError`` with the pointer inside the file.
+    static func load(_ value: FirestoreValue, into store: InMemoryLocalStore) throws(StoredValueError) {
         guard case .map(let root) = value, root["formatVersion"] == .integer(1),
             case .map(let rows)? = root["rows"], case .map(let state)? = root["state"]
-        else { throw FormatError(description: "/: not a state file of format 1") }
+        else { throw StoredValueError(pointer: "", message: "not a state file of format 1") }
         for (name, byId) in rows {
             guard let c = SyncCollection(rawValue: name), case .map(let entries) = byId else {
-                throw FormatError(description: "/rows/\(name): no such collection")
+                throw StoredValueError(pointer: "/rows/\(name)", message: "no such collection")
             }
             for (id, entry) in entries {
-                let p = "/rows/\(name)/\(id)"
-                guard case .map(let m) = entry, case .map(let fields)? = m["fields"],
-                    case .string(let originText)? = m["origin"], let origin = RowOrigin(rawValue: originText),
-                    case .timestamp(let createdTime)? = m["createdAt"]
-                else { throw FormatError(description: "\(p): fields, origin and createdAt are required") }
-                var base: [String: FirestoreValue]?
-                if case .map(let b)? = m["base"] { base = b }
-                var baseTime: FirestoreTimestamp?
-                if case .timestamp(let t)? = m["baseUpdateTime"] { baseTime = t }
-                var deferred: String?
-                if case .string(let d)? = m["deferredTaskId"] { deferred = d }
-                let pending = m["pendingBlobMap"] == .null ? nil : m["pendingBlobMap"]
-                store.put(
-                    LocalRow(
-                        collection: c, id: id, fields: fields, base: base, baseUpdateTime: baseTime, origin: origin,
-                        createdAt: createdTime, deferredTaskId: deferred, pendingBlobMap: pending,
-                        createdSinceAgreement: m["createdSinceAgreement"] == .boolean(true)))
+                do { store.put(try LocalRow(collection: c, id: id, canonicalValue: entry)) } catch {
+                    throw StoredValueError(pointer: "/rows/\(name)/\(id)\(error.pointer)", message: error.message)
+                }
             }
         }
-        var s = EngineState()
-        if case .map(let cursors)? = state["cursors"] {
-            for (name, t) in cursors {
-                if let c = SyncCollection(rawValue: name), case .timestamp(let time) = t { s.cursors[c] = time }
-            }
+        do { store.state = try EngineState(canonicalValue: .map(state)) } catch {
+            throw StoredValueError(pointer: "/state\(error.pointer)", message: error.message)
         }
-        if case .timestamp(let t)? = state["pausedUntil"] { s.pausedUntil = t }
-        if case .map(let p)? = state["profile"] { s.profile = p }
-        s.duplicatePassDone = state["duplicatePassDone"] == .boolean(true)
-        if case .timestamp(let t)? = state["lastPullAt"] { s.lastPullAt = t }
-        if case .map(let held)? = state["heldRecords"] {
-            for (key, errors) in held {
-                guard case .array(let items) = errors else { continue }
-                s.heldRecords[key] = items.compactMap { if case .string(let e) = $0 { e } else { nil } }
-            }
-        }
-        store.state = s
     }
 }
