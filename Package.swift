@@ -90,7 +90,8 @@ let package = Package(
         .target(
             name: "VultureSyncEngine",
             dependencies: [
-                "VultureSyncSchema", "VultureFirestore", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "VultureSyncSchema", "VultureFirestore",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
         // A deterministic multi-device world with faults, invariants and shrinking.
@@ -209,6 +210,7 @@ let package = Package(
             dependencies: [
                 "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureSimulation",
                 "VultureScenarios", "VultureSyncTesting", "VultureFirestoreTesting",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
         .testTarget(

@@ -38,7 +38,9 @@ extension EngineState {
     /// field existed) takes its empty value; an unknown collection's cursor is skipped.
     /// - Throws: ``StoredValueError`` when `value` is not a map, or a field has the wrong type.
     public init(canonicalValue value: FirestoreValue) throws(StoredValueError) {
-        guard case .map(let m) = value else { throw StoredValueError(pointer: "", message: "the engine state is a map") }
+        guard case .map(let m) = value else {
+            throw StoredValueError(pointer: "", message: "the engine state is a map")
+        }
         func field<T>(_ name: String, _ read: (FirestoreValue) -> T?) throws(StoredValueError) -> T? {
             guard let v = m[name], v != .null else { return nil }
             guard let t = read(v) else { throw StoredValueError(pointer: "/\(name)", message: "wrong type") }
