@@ -6,7 +6,7 @@ import VultureSyncSchema
 /// One command's engine, store and output.
 struct Context {
     let engine: SyncEngine
-    let store: FileLocalStore
+    let store: SQLiteLocalStore
     var identity: DeviceIdentity
     let sinks: SyncCommand.Sinks
     let progress: SyncProgress
@@ -262,7 +262,9 @@ struct Context {
 
     func status() {
         let id = identity
-        out("user \(id.uid), device \(id.deviceId) (\(id.platform.rawValue)), state \(store.directory.path)")
+        out(
+            "user \(id.uid), device \(id.deviceId) (\(id.platform.rawValue)), state \(store.file.deletingLastPathComponent().path)"
+        )
         out(storageLine)
         let header = ["collection", "rows", "live", "tombstones", "dirty", "cursor"]
         var table: [[String]] = [header]

@@ -8,7 +8,8 @@ import VultureSyncSchema
 
 /// `vulture-sync`: the reference ``SyncEngine`` as one more device of a user, driven from the command
 /// line against the Firestore emulator (README "vulture-sync"). The device's database is a
-/// ``FileLocalStore`` in the state directory; its clock is the system clock (the only place the
+/// ``SQLiteLocalStore`` in the state directory (`DIR/state.sqlite`; a `state.json` an earlier version
+/// wrote is migrated on first open); its clock is the system clock (the only place the
 /// engine gets one); blobs go to a Cloud Storage emulator, or stay in the state directory.
 ///
 /// Exit status: 0 done, 1 the sync stopped with a ``SyncError`` (its message on the error sink; what
@@ -41,7 +42,8 @@ public enum SyncCommand {
 
         Options:
           --uid UID              the Firebase Auth uid: documents under users/UID (fixed per DIR)
-          --state DIR            the device's state directory (made when missing)
+          --state DIR            the device's state directory (made when missing): DIR/state.sqlite, the
+                                 device's database (a DIR/state.json of an earlier version is migrated)
           --emulator HOST:PORT   the Firestore emulator (push, pull, sync); token "owner" (rules bypassed)
           --project P            the emulator's project id (default demo-vulture)
           --device NAME          this device's id, written as updatedBy (default: chosen once per DIR)
@@ -67,8 +69,13 @@ public enum SyncCommand {
             self.output = output
             self.errors = errors
         }
-        /// stdout and stderr.
-        public static let standard = Sinks(output: { print($0) }, errors: { printError($0) })
+        /// stdout and stderr; each result line is flushed as it is written, so a reader of a pipe
+        /// (or a process killed the next moment) has every line printed so far.
+        public static let standard = Sinks(
+            output: {
+                print($0)
+                fflush(nil)
+            }, errors: { printError($0) })
     }
 
     /// Runs one command line (the arguments after the program name).
@@ -110,9 +117,9 @@ public enum SyncCommand {
 
         var identity = try DeviceIdentity.open(
             stateDirectory, uid: uid, device: args.option("device"), platform: platform)
-        let store: FileLocalStore
-        do { store = try FileLocalStore(directory: stateDirectory) } catch {
-            throw SyncCommandError.state(path: stateDirectory.path, reason: "\(error)")
+        let store: SQLiteLocalStore
+        do { store = try SQLiteLocalStore(directory: stateDirectory) } catch {
+            throw SyncCommandError.state(path: error.path, reason: "\(error.rule.rawValue): \(error.message)")
         }
         let progress = SyncProgress(sink: sinks.errors)
         let project = args.option("project") ?? "demo-vulture"

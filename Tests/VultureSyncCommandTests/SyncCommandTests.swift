@@ -64,6 +64,11 @@ enum SyncCommandFixtures {
         return url
     }
 
+    /// The fields `vulture-sync import` gives a flight.
+    static func importFields(_ igc: Data) -> [String: FirestoreValue] {
+        IGCImportCheck.fields(igc: igc, filename: "flight.igc")
+    }
+
     /// A small valid IGC file.
     static func igc(_ index: Int) -> Data {
         Data(
@@ -92,7 +97,7 @@ struct SyncCommandLocalTests {
         let edit = try CommandRun.run(
             base(dir) + ["edit", "flights", id, "comments=\"Wave\"", "rating=4", "taskId=null"])
         #expect(edit.status == 0)
-        let store = try FileLocalStore(directory: dir.appendingPathComponent("."))
+        let store = try SQLiteLocalStore(directory: dir.appendingPathComponent("."))
         let row = try #require(store.row(.flights, id: id))
         #expect(row.fields["comments"] == .string("Wave"))
         #expect(row.fields["rating"] == .integer(4))
@@ -114,7 +119,7 @@ struct SyncCommandLocalTests {
 
         let delete = try CommandRun.run(base(dir) + ["delete", "flights", id])
         #expect(delete.status == 0)
-        #expect(try FileLocalStore(directory: dir).row(.flights, id: id)?.isTombstone == true)
+        #expect(try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.isTombstone == true)
         // A second delete names the record it cannot find.
         #expect(throws: SyncCommandError.self) { try CommandRun.run(base(dir) + ["delete", "flights", id]) }
     }
@@ -152,7 +157,7 @@ struct SyncCommandLocalTests {
             }
         }
         // The good file before each bad one was not imported either: the files are checked first.
-        #expect(try FileLocalStore(directory: dir).rows(.flights).isEmpty)
+        #expect(try SQLiteLocalStore(directory: dir).rows(.flights).isEmpty)
     }
 
     @Test func editArgumentsAreCheckedByTheSchema() throws {
@@ -181,7 +186,7 @@ struct SyncCommandLocalTests {
                 #expect(r == rule, "\(argument)")
             }
         }
-        #expect(try FileLocalStore(directory: dir).row(.flights, id: id)?.fields["rating"] == .integer(0))
+        #expect(try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields["rating"] == .integer(0))
         // A new home base must carry the id its rule gives.
         let name = "Aachen Merzbrück"
         let homebaseId = DocumentIds.homebaseId(name: name)
@@ -190,6 +195,56 @@ struct SyncCommandLocalTests {
         }
         let made = try CommandRun.run(base(dir) + ["edit", "homebases", homebaseId, "name=\"\(name)\""])
         #expect(made.output == ["made homebases/\(homebaseId): name"])
+    }
+
+    /// A state directory an earlier version wrote (`state.json`, `blobs/`) is migrated into
+    /// `state.sqlite` by the first command, with nothing lost; the old files go once it is in.
+    @Test func aStateJSONDirectoryIsMigratedToSQLite() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("migrate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let device: FirestoreValue = .map([
+            "formatVersion": .integer(1), "uid": .string("u1"), "deviceId": .string("old-device"),
+            "platform": .string("ios"), "lastError": .null,
+        ])
+        try Data(CanonicalJSON.encode(device)).write(to: dir.appendingPathComponent("device.json"))
+        let igc = SyncCommandFixtures.igc(4)
+        let id = DocumentIds.flightId(igcBytes: igc)
+        let old = try FileLocalStore(directory: dir)
+        let now = try FirestoreTimestamp(seconds: 1_792_504_987)
+        let clock: @Sendable () -> FirestoreTimestamp = { now }
+        let engine = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "old-device", platform: .ios),
+            database: InMemoryFirestore(clock: clock), storage: InMemoryCloudStorage(), store: old,
+            clock: clock)
+        try engine.importFlight(igc: igc, fields: SyncCommandFixtures.importFields(igc))
+        let before = try #require(old.row(.flights, id: id))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("state.json").path))
+
+        let dump = try CommandRun.run(base(dir) + ["dump"])
+        #expect(dump.status == 0)
+        #expect(dump.output.count == 1)
+        #expect(dump.output.first?.contains(id) == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("state.json").path))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(SQLiteLocalStore.fileName).path))
+        let store = try SQLiteLocalStore(directory: dir)
+        #expect(store.row(.flights, id: id) == before)
+        let opened = try CommandRun.run(base(dir) + ["open", id])
+        #expect(opened.output == ["opened flights/\(id): IGC file \(igc.count) bytes, SHA-256 checked"])
+    }
+
+    @Test func aDamagedDatabaseIsAStateErrorNamingTheFileAndTheRule() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("damaged")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CommandRun.run(base(dir) + ["status"])
+        let file = dir.appendingPathComponent(SQLiteLocalStore.fileName)
+        try Data(repeating: 0x5A, count: 8192).write(to: file)
+        do {
+            _ = try CommandRun.run(base(dir) + ["status"])
+            Issue.record("a damaged database opened")
+        } catch let SyncCommandError.state(path, reason) {
+            #expect(path == file.path)
+            #expect(reason.hasPrefix("store.not-a-database: "))
+        }
     }
 
     @Test func usageErrors() throws {
@@ -255,8 +310,8 @@ struct SyncCommandEmulatorTests {
         #expect(pull.status == 0, "\(pull.errors)")
         #expect(pull.output.contains("pulled flights: \(files.count) documents in 1 pages"))
 
-        let storeA = try FileLocalStore(directory: a)
-        let storeB = try FileLocalStore(directory: b)
+        let storeA = try SQLiteLocalStore(directory: a)
+        let storeB = try SQLiteLocalStore(directory: b)
         let ids = Set(files.map { DocumentIds.flightId(igcBytes: FileManager.default.contents(atPath: $0) ?? Data()) })
         #expect(Set(storeA.rows(.flights).map(\.id)) == ids)
         for c in SyncCollection.allCases {
@@ -342,7 +397,7 @@ struct SyncCommandEmulatorTests {
 
     /// The sum of the flights' gzBytes in a state directory: what the reservations counted.
     func gzBytes(_ dir: URL) throws -> Int64 {
-        try FileLocalStore(directory: dir).rows(.flights).reduce(0) { sum, row in
+        try SQLiteLocalStore(directory: dir).rows(.flights).reduce(0) { sum, row in
             guard case .integer(let n)? = row.fields["igc"]?.mapValue?["gzBytes"] else { return sum }
             return sum + n
         }

@@ -3,16 +3,17 @@
 
 The libraries are the package's library products and every target they depend on, read from
 `swift package dump-package`; a dependency with a platform condition that names neither iOS nor
-macOS (CCrypto: `.when(platforms: [.linux])`) is not followed. In those targets:
+macOS (CCrypto, CSQLite: `.when(platforms: [.linux])`) is not followed. In those targets:
 
 - a system-library target must be one every Apple SDK has (CZlib: zlib);
 - a Swift file may use Linux-only API only inside an `#if` branch that iOS does not compile:
   a condition naming Linux (`os(Linux)`, `canImport(Glibc)`, `canImport(Musl)`,
-  `canImport(CCrypto)`, `canImport(FoundationNetworking)`), one negating Apple
+  `canImport(CCrypto)`, `canImport(CSQLite)`, `canImport(FoundationNetworking)`), one negating Apple
   (`!canImport(CryptoKit)`, `!canImport(Darwin)`, `!os(iOS)`), or the `#else` of a branch naming
-  Apple (`canImport(CryptoKit)`, `canImport(Darwin)`, `os(iOS)`, `os(macOS)`, …).
+  Apple (`canImport(CryptoKit)`, `canImport(SQLite3)`, `canImport(Darwin)`, `os(iOS)`, …).
 
-Linux-only API: the modules Glibc, Musl, CCrypto (libcrypto: `EVP_…`), FoundationNetworking and
+Linux-only API: the modules Glibc, Musl, CCrypto (libcrypto: `EVP_…`), CSQLite (Apple platforms
+import the SDK's SQLite3), FoundationNetworking and
 FoundationXML; processes and signals (`Process`, `kill`, `getpgid`, `setpgid`, `fork`, `exec…`,
 `posix_spawn…`, `waitpid`, `signal`, `sigaction`, `raise` called as C functions — not methods of
 the same name such as `DispatchSemaphore.signal()` —, `SIG…` constants, which iOS apps may not use
@@ -33,15 +34,15 @@ import sys
 APPLE_SYSTEM_LIBRARIES = {"CZlib": "zlib"}
 
 LINUX_CONDITION = re.compile(
-    r"(?<!!)\b(os\((Linux|Android|Windows)\)|canImport\((Glibc|Musl|CCrypto|FoundationNetworking|FoundationXML|Android|WinSDK)\))"
+    r"(?<!!)\b(os\((Linux|Android|Windows)\)|canImport\((Glibc|Musl|CCrypto|CSQLite|FoundationNetworking|FoundationXML|Android|WinSDK)\))"
 )
 NEGATED_APPLE_CONDITION = re.compile(r"!\s*(canImport\((CryptoKit|Darwin|UIKit|AppKit)\)|os\((iOS|tvOS|watchOS|visionOS)\))")
 APPLE_CONDITION = re.compile(
-    r"(?<!!)\b(canImport\((CryptoKit|Darwin|UIKit|AppKit)\)|os\((iOS|macOS|tvOS|watchOS|visionOS)\))"
+    r"(?<!!)\b(canImport\((CryptoKit|SQLite3|Darwin|UIKit|AppKit)\)|os\((iOS|macOS|tvOS|watchOS|visionOS)\))"
 )
 
 RULES = [
-    ("module", re.compile(r"\bimport\s+(?:\w+\s+)?(Glibc|Musl|CCrypto|FoundationNetworking|FoundationXML)\b"),
+    ("module", re.compile(r"\bimport\s+(?:\w+\s+)?(Glibc|Musl|CCrypto|CSQLite|FoundationNetworking|FoundationXML)\b"),
      "imports {0}, which Apple platforms do not have"),
     ("module", re.compile(r"\b(Glibc|Musl|CCrypto)\s*\."), "uses {0}, which Apple platforms do not have"),
     ("libcrypto", re.compile(r"\b(EVP_\w+)"), "calls libcrypto ({0}); Apple platforms hash with CryptoKit"),
