@@ -31,6 +31,12 @@ let benchmarks: [(name: String, summary: String, run: () throws -> Void)] = [
         SyncBenchmark.run
     ),
     (
+        "store",
+        "one edit and push in a synced logbook of 5,000 and 50,000 flights: time per local commit and bytes "
+            + "written, FileLocalStore beside SQLiteLocalStore",
+        StoreBenchmark.run
+    ),
+    (
         "simulate", "VultureSimulation: 10,000 seeds (--seeds N) on every core, seeds/s and steps/s",
         SimulateBenchmark.run
     ),

@@ -72,6 +72,17 @@ extension SyncEngine {
     public func save(_ collection: SyncCollection, id: String? = nil, changes: [String: FirestoreValue])
         throws(LocalChangeError) -> String
     {
+        let saved = try stageSave(collection, id: id, changes: changes)
+        try commitLocalChange()
+        return saved
+    }
+
+    /// ``save(_:id:changes:)`` without the commit: an import commits the row with its object at
+    /// once, so a kill never leaves a flight without its IGC file (a re-import would find it "already
+    /// here" and the file would be lost).
+    func stageSave(_ collection: SyncCollection, id: String?, changes: [String: FirestoreValue])
+        throws(LocalChangeError) -> String
+    {
         let existing = id.flatMap { store.row(collection, id: $0) }
         if var row = existing, !row.isTombstone {
             for (k, v) in changes { row.fields[k] = v }
@@ -79,7 +90,6 @@ extension SyncEngine {
             // The pilot changed the flight: a task assignment still waiting is dropped (schema §5.5).
             if changes.keys.contains(where: { $0 != "lastOpenedAt" }) { row.deferredTaskId = nil }
             store.put(row)
-            try commitLocalChange()
             return row.id
         }
         var fields = Self.fullDocument(collection, changes)
@@ -102,7 +112,6 @@ extension SyncEngine {
                 collection: collection, id: newId, fields: fields, base: previous?.base,
                 baseUpdateTime: previous?.baseUpdateTime, origin: .local, createdAt: clock(),
                 createdSinceAgreement: true))
-        try commitLocalChange()
         return newId
     }
 
@@ -131,8 +140,11 @@ extension SyncEngine {
             if let t = header.firstFix, let l = header.lastFix { summary.duration = max(0, l.seconds - t.seconds) }
             record["summary"] = summary.firestoreValue(form: .stored)
         }
-        _ = try save(.flights, id: id, changes: record)
-        guard var row = store.row(.flights, id: id) else { return id }
+        _ = try stageSave(.flights, id: id, changes: record)
+        guard var row = store.row(.flights, id: id) else {
+            try commitLocalChange()
+            return id
+        }
         attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "igc")
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
@@ -162,8 +174,11 @@ extension SyncEngine {
         // The same file imported again is the same document: nothing changes.
         if let row = store.row(.mapFiles, id: expectedId), !row.isTombstone { return expectedId }
         if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
-        let id = try save(.mapFiles, id: expectedId, changes: record)
-        guard var row = store.row(.mapFiles, id: id) else { return id }
+        let id = try stageSave(.mapFiles, id: expectedId, changes: record)
+        guard var row = store.row(.mapFiles, id: id) else {
+            try commitLocalChange()
+            return id
+        }
         attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "content")
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
