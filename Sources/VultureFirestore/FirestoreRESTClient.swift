@@ -68,11 +68,22 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 4
+        configuration.httpMaximumConnectionsPerHost = Self.commitsInFlight
         session = URLSession(configuration: configuration)
     }
 
     deinit { session.finishTasksAndInvalidate() }
+
+    /// Commits in flight together in ``commitEach(_:)`` (and connections to the host).
+    public static let commitsInFlight = 8
+
+    /// ``commitsInFlight``: round trips overlap.
+    public var commitsInFlight: Int { Self.commitsInFlight }
+
+    /// Up to ``commitsInFlight`` commits at once, each on its own thread (the client blocks).
+    public func commitEach(_ batches: [[FirestoreWrite]]) -> [Result<FirestoreCommitResult, FirestoreError>] {
+        commitConcurrently(batches, threads: commitsInFlight)
+    }
 
     /// `projects/{projectId}/databases/{databaseId}`.
     public var database: String { "projects/\(projectId)/databases/\(databaseId)" }

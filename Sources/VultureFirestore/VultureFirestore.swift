@@ -1,5 +1,7 @@
 // Firestore and Cloud Storage as the engine sees them: apply a Write exactly as Firestore does, an
 // in-memory database, the REST client for the emulator or a real project, queries with cursors.
+import Dispatch
+import Foundation
 import VultureSyncSchema
 
 /// A stored Firestore document: its path, fields and the server's create and update times.
@@ -136,4 +138,78 @@ public protocol FirestoreDatabase: AnyObject, Sendable {
     /// The documents of one collection that match the query, in its order.
     /// - Throws: `FirestoreError`: INVALID_ARGUMENT for a query Firestore refuses, or a transport status.
     func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument]
+
+    /// How many independent commits ``commitEach(_:)`` has in flight at once: 1 (the default) commits
+    /// them one after another; a client over a network raises it so round trips overlap.
+    var commitsInFlight: Int { get }
+
+    /// Commits each batch as ``commit(_:)`` does, up to ``commitsInFlight`` at once. The caller
+    /// passes only batches that commute (none reads or preconditions what another writes; shared
+    /// fields move by transforms such as `increment`), so any order of landing gives one result.
+    /// - Returns: one result per batch, in the order given.
+    func commitEach(_ batches: [[FirestoreWrite]]) -> [Result<FirestoreCommitResult, FirestoreError>]
+}
+
+extension FirestoreDatabase {
+    /// One commit at a time.
+    public var commitsInFlight: Int { 1 }
+
+    /// The batches one after another, in order (``commitsInFlight`` is 1).
+    public func commitEach(_ batches: [[FirestoreWrite]]) -> [Result<FirestoreCommitResult, FirestoreError>] {
+        batches.map { batch in Result { () throws(FirestoreError) in try commit(batch) } }
+    }
+
+    /// ``commitEach(_:)`` on `threads` threads: each thread takes the next batch not yet taken, so at
+    /// most `threads` commits are in flight; results in the order given. For blocking clients.
+    public func commitConcurrently(_ batches: [[FirestoreWrite]], threads: Int)
+        -> [Result<FirestoreCommitResult, FirestoreError>]
+    {
+        let box = ConcurrentCommits(count: batches.count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(threads, batches.count)) {
+            group.enter()
+            Thread.detachNewThread {
+                while let index = box.take() {
+                    box.store(index, Result { () throws(FirestoreError) in try self.commit(batches[index]) })
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return box.results()
+    }
+}
+
+/// The shared state of ``FirestoreDatabase/commitConcurrently(_:threads:)``: the next batch to take
+/// and the results, under a lock.
+private final class ConcurrentCommits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private var slots: [Result<FirestoreCommitResult, FirestoreError>?]
+
+    init(count: Int) {
+        self.count = count
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func store(_ index: Int, _ result: Result<FirestoreCommitResult, FirestoreError>) {
+        lock.lock()
+        slots[index] = result
+        lock.unlock()
+    }
+
+    func results() -> [Result<FirestoreCommitResult, FirestoreError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0 ?? .failure(FirestoreError(.internal, "not committed")) }
+    }
 }

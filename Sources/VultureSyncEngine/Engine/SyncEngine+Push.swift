@@ -97,10 +97,18 @@ extension SyncEngine {
     func commitBatch(_ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite]) throws(SyncError)
         -> FirestoreCommitResult
     {
-        let bytes = writes.reduce(0) { $0 + Self.estimatedBytes($1) }
         let result = try firestore("commit \(collection.rawValue)") { () throws(FirestoreError) in
             try database.commit(writes)
         }
+        try agree(collection, rows: rows, writes: writes, result: result)
+        return result
+    }
+
+    /// After a commit of `writes` for `rows`: every row gets its new base, and the store commits.
+    func agree(_ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite], result: FirestoreCommitResult)
+        throws(SyncError)
+    {
+        let bytes = writes.reduce(0) { $0 + Self.estimatedBytes($1) }
         events.append(.committed(collection, writes: writes.count, estimatedBytes: bytes))
         for (index, var row) in rows.enumerated() {
             var agreed = row.pushedFields
@@ -126,7 +134,6 @@ extension SyncEngine {
             store.put(row)
         }
         try commitStore()
-        return result
     }
 
     /// The storage-size estimate of a write: its document name and fields (Firestore's formula).
@@ -228,12 +235,12 @@ extension SyncEngine {
         return true
     }
 
-    /// Whether the cap refuses the row's reservation: not Pro and `storageBytes` + the blob's
-    /// `gzBytes` over the cap (schema §6).
-    func reservationBlocked(_ row: LocalRow) -> Bool {
+    /// Whether the cap refuses the row's reservation: not Pro and `storageBytes` + `pending` (the
+    /// reservations going in flight with it) + the blob's `gzBytes` over the cap (schema §6).
+    func reservationBlocked(_ row: LocalRow, pending: Int64 = 0) -> Bool {
         guard !configuration.isPro, case .map(let map)? = row.pendingBlobMap, case .integer(let gz)? = map["gzBytes"]
         else { return false }
-        return storageBytes + gz > SchemaLimits.storageCapBytes
+        return storageBytes + pending + gz > SchemaLimits.storageCapBytes
     }
 
     /// `storageBytes` as last read.
@@ -274,11 +281,18 @@ extension SyncEngine {
     /// tombstone of the last record sharing it releases it, schema §5.4).
     func pushReservations(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
+        // Reservations of different flights commute (`storageBytes` moves by increments), so several
+        // go in flight together where the database overlaps commits; a map file's reservation first
+        // reads which record counts its content, so those go one at a time.
+        let inFlight =
+            collection == .mapFiles || !configuration.mechanisms.storageBytesByIncrement
+            ? 1 : max(1, database.commitsInFlight)
+        var group: [Reservation] = []
         for var row in store.rows(collection) where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap, case .integer(let size)? = map["gzBytes"] else { continue }
             let countedBy = try countingRecord(collection, row, path: map["path"])
             let gz = countedBy == nil ? size : 0
-            if gz != 0, reservationBlocked(row) {
+            if gz != 0, reservationBlocked(row, pending: group.reduce(0) { $0 + $1.gz }) {
                 events.append(.capReached(collection, id: row.id))
                 continue
             }
@@ -295,16 +309,62 @@ extension SyncEngine {
             } else if let countedBy, let profile = profileNaming(collection: collection, id: countedBy) {
                 writes.append(profile)
             }
-            do {
-                _ = try commitBatch(collection, rows: [row], writes: writes)
-                store.state.profile?["storageBytes"] = .integer(storageBytes + gz)
-                events.append(.reserved(collection, id: row.id, storageBytesDelta: gz))
-                try commitStore()
-            } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
-                if configuration.mechanisms.keepsRefusedReservation { store.put(row) }
-                try reconcile(collection, id: row.id)
+            group.append(Reservation(row: row, writes: writes, gz: gz))
+            if group.count >= inFlight {
+                try commitReservations(collection, group)
+                group = []
             }
         }
+        if !group.isEmpty { try commitReservations(collection, group) }
+    }
+
+    /// One record's reservation batch: the record write and its profile write.
+    struct Reservation {
+        var row: LocalRow
+        var writes: [FirestoreWrite]
+        var gz: Int64
+    }
+
+    /// Commits reservations: one alone with the retries and the pause a commit gets; several in
+    /// flight together (``FirestoreDatabase/commitEach(_:)``), each result then taken in order, and
+    /// one that failed on the transport tried again alone.
+    func commitReservations(_ collection: SyncCollection, _ group: [Reservation]) throws(SyncError) {
+        if group.count == 1, let one = group.first {
+            do {
+                _ = try commitBatch(collection, rows: [one.row], writes: one.writes)
+                reserved(collection, one)
+                try commitStore()
+            } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
+                try refused(collection, one)
+            }
+            return
+        }
+        let results = database.commitEach(group.map(\.writes))
+        for (one, result) in zip(group, results) {
+            switch result {
+            case .success(let committed):
+                try agree(collection, rows: [one.row], writes: one.writes, result: committed)
+                reserved(collection, one)
+                try commitStore()
+            case .failure(let e) where Self.blobBatchRefusals.contains(e.status):
+                try refused(collection, one)
+            case .failure(let e):
+                events.append(.retried("commit \(collection.rawValue): \(e.status.rawValue)"))
+                try commitReservations(collection, [one])
+            }
+        }
+    }
+
+    /// A reservation landed: `storageBytes` as the server now counts it.
+    func reserved(_ collection: SyncCollection, _ one: Reservation) {
+        store.state.profile?["storageBytes"] = .integer(storageBytes + one.gz)
+        events.append(.reserved(collection, id: one.row.id, storageBytesDelta: one.gz))
+    }
+
+    /// A reservation the server refused (a precondition, or the rules): read the record again.
+    func refused(_ collection: SyncCollection, _ one: Reservation) throws(SyncError) {
+        if configuration.mechanisms.keepsRefusedReservation { store.put(one.row) }
+        try reconcile(collection, id: one.row.id)
     }
 
     /// The id of another live document of the collection on the server whose blob map names the

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import VultureFirestore
+import VultureFirestoreTesting
+import VultureSyncEngine
+import VultureSyncSchema
+
+/// A database that overlaps commits (``FirestoreDatabase/commitsInFlight`` 4) over the in-memory
+/// one, with the first try of chosen batches failing: `lost` batches land and then answer
+/// UNAVAILABLE (the answer was lost), `refused` batches answer UNAVAILABLE without landing.
+final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
+    let base: InMemoryFirestore
+    let lock = NSLock()
+    var lost: Set<Int> = []
+    var refused: Set<Int> = []
+    /// Sizes of the `commitEach` calls, in order.
+    var groups: [Int] = []
+    private var batches = 0
+
+    init(_ base: InMemoryFirestore) { self.base = base }
+
+    var database: String { base.database }
+    var commitsInFlight: Int { 4 }
+
+    func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+        lock.lock()
+        defer { lock.unlock() }
+        batches += 1
+        if refused.remove(batches) != nil { throw FirestoreError(.unavailable, "refused before landing") }
+        let result = try base.commit(writes)
+        if lost.remove(batches) != nil { throw FirestoreError(.unavailable, "answer lost") }
+        return result
+    }
+
+    func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? { try base.get(path) }
+    func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument] { try base.runQuery(query) }
+
+    func commitEach(_ batches: [[FirestoreWrite]]) -> [Result<FirestoreCommitResult, FirestoreError>] {
+        lock.lock()
+        groups.append(batches.count)
+        lock.unlock()
+        return commitConcurrently(batches, threads: commitsInFlight)
+    }
+}
+
+/// Reservations of different flights in flight together (README "The sync engine"): every flight
+/// counted once in `storageBytes` whatever lands, answers lost or refused inside a group.
+@Suite struct ReservationPipelineTests {
+    static func igc(_ k: Int) -> Data {
+        Data(
+            ("AXCS\(k)\r\nHFDTE081116\r\nHFPLTPILOTINCHARGE:Pilot \(k)\r\n"
+                + "B1101355206343N00006198WA0058700558\r\nB1201355206343N00006198WA0058700558\r\n").utf8)
+    }
+
+    func pushTen(lost: Set<Int>, refused: Set<Int>) throws -> (OverlappingFirestore, InMemoryLocalStore, [String]) {
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let database = OverlappingFirestore(InMemoryFirestore(clock: clock.source))
+        database.lost = lost
+        database.refused = refused
+        let store = InMemoryLocalStore()
+        let engine = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android), database: database,
+            storage: InMemoryCloudStorage(), store: store, clock: clock.source)
+        var ids: [String] = []
+        for k in 0..<10 { ids.append(try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)])) }
+        try engine.sync()
+        return (database, store, ids.sorted())
+    }
+
+    /// What the server holds after the push: every flight uploaded, counted once.
+    func checkServer(_ database: OverlappingFirestore, _ store: InMemoryLocalStore, _ ids: [String]) throws {
+        var total: Int64 = 0
+        for id in ids {
+            let doc = try #require(try database.base.get("users/u1/flights/\(id)"))
+            guard case .map(let igc)? = doc.fields["igc"], case .integer(let gz)? = igc["gzBytes"] else {
+                Issue.record("no igc map on \(id)")
+                continue
+            }
+            #expect(igc["uploaded"] == .boolean(true))
+            total += gz
+            #expect(store.row(.flights, id: id)?.isDirty == false)
+        }
+        #expect(total > 0)
+        #expect(try database.base.get("users/u1")?.fields["storageBytes"] == .integer(total))
+    }
+
+    @Test func tenReservationsGoInGroupsOfFour() throws {
+        let (database, store, ids) = try pushTen(lost: [], refused: [])
+        #expect(database.groups == [4, 4, 2])
+        try checkServer(database, store, ids)
+    }
+
+    /// Batch 1 is the profile's creation; 2…5 the first group. A lost answer is tried again alone,
+    /// its precondition fails, the record is read again: counted once. A refusal is tried again alone.
+    @Test func aLostAnswerAndARefusalInAGroupCountEachFlightOnce() throws {
+        let (database, store, ids) = try pushTen(lost: [3], refused: [5])
+        #expect(database.lost.isEmpty && database.refused.isEmpty, "both faults were injected")
+        #expect(database.groups == [4, 4, 2])
+        try checkServer(database, store, ids)
+    }
+}
