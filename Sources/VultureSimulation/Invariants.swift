@@ -23,6 +23,9 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable {
     case blobMapKept
     /// `uploaded: true` means the object exists and its gunzipped bytes hash to the record's id or hash.
     case uploadedObjectExists
+    /// At quiescence every object a device uploaded that is still in the bucket is named by a live
+    /// document (a tombstone's objects are deleted, a failed delete retried).
+    case noOrphanedObject
     /// `storageBytes` equals the gzipped sizes of the distinct objects live documents reserve.
     case storageBytesCounted
     /// `storageBytes` stays under the cap without Pro.

@@ -496,12 +496,13 @@ struct World {
     }
 
     mutating func fault(_ d: Device) -> ScenarioStep {
-        switch tape.below(6) {
+        switch tape.below(7) {
         case 0: return .fault(device: d.config.name, request: .commit, fault: .refuse(.unavailable))
         case 1: return .fault(device: d.config.name, request: .commit, fault: .loseAcknowledgement)
         case 2: return .fault(device: d.config.name, request: .query, fault: .refuse(.unavailable))
         case 3: return .fault(device: d.config.name, request: .commit, fault: .refuse(.resourceExhausted))
         case 4: return .storageFault(device: d.config.name, request: .upload, failure: .unavailable)
+        case 5: return .storageFault(device: d.config.name, request: .delete, failure: .unavailable)
         default: return .fault(device: d.config.name, request: .commit, fault: .refuse(.aborted))
         }
     }
@@ -826,6 +827,7 @@ struct World {
         }
         let byPath = Dictionary(docs.map { ($0.path, $0.fields) }, uniquingKeysWith: { a, _ in a })
         if let v = checkBulkTieOrder(byPath) { return v }
+        if let v = checkNoOrphanedObject(docs) { return v }
         // A field only one device ever edited has no conflict: its last edit must be on the server at
         // the end (a record deleted or made again starts over).
         for (path, fields) in lastEdits.sorted(by: { $0.key < $1.key })
@@ -844,6 +846,24 @@ struct World {
 }
 
 extension World {
+    /// Every object a device uploaded that is still in the bucket is named by a live document's blob
+    /// map: a tombstone's objects were deleted, even after a failed delete.
+    func checkNoOrphanedObject(_ documents: [FirestoreDocument]) -> InvariantViolation? {
+        var named: Set<String> = []
+        for doc in documents where InvariantChecker.isLive(doc) {
+            for (_, map) in InvariantChecker.blobMaps(doc) {
+                if case .string(let path)? = map["path"] { named.insert(path) }
+            }
+        }
+        let uploaded = Set(devices.flatMap { $0.bucket.requests.filter { $0.kind == .upload }.map(\.path) })
+        for path in uploaded.sorted() where !named.contains(path) {
+            guard (try? backend.storage.download(path)) ?? nil != nil else { continue }
+            return InvariantViolation(
+                invariant: .noOrphanedObject, message: "\(path) is in the bucket, no live document names it")
+        }
+        return nil
+    }
+
     /// The bulk of recents shares one instant: a trim clears the larger ids first (Spec/pins.tsv
     /// recentsTieOrder), so the flights still carrying it are the smallest ids.
     func checkBulkTieOrder(_ byPath: [String: [String: FirestoreValue]]) -> InvariantViolation? {

@@ -29,9 +29,9 @@ import VultureSyncTesting
         .pagingByUpdatedAtAlone: (1, .convergence),
         .noOverlap: (3, .convergence),
         .strictCursor: (9, .convergence),
-        .clearDoesNotTravel: (220, .acknowledgedEditKept),
+        .clearDoesNotTravel: (295, .acknowledgedEditKept),
         .trimWithoutIdTieBreak: (3, .recentsTieOrder),
-        .reserveWithoutPrecondition: (7, .storageBytesCounted),
+        .reserveWithoutPrecondition: (5, .storageBytesCounted),
         .purgeDeletesLive: (8, .storageBytesCounted),
         .downloadBeforeUploaded: (1, .downloadOnlyWhenUploaded),
     ]

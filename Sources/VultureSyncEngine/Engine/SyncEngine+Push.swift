@@ -23,6 +23,8 @@ extension SyncEngine {
             try pushChanges(collection)
         }
         if !configuration.mechanisms.profileBeforeRecords { try ensureProfile() }
+        // Objects a failed delete left behind (schema §5.4), last, so a Storage outage stops no record.
+        try deletePendingObjects()
     }
 
     // MARK: - Writes
@@ -94,20 +96,25 @@ extension SyncEngine {
         }.map(\.name))
 
     /// Commits `writes` as one batch; on success every row gets its new base.
-    func commitBatch(_ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite]) throws(SyncError)
-        -> FirestoreCommitResult
-    {
+    /// `releasing`: Storage objects the batch releases, recorded as pending deletes in the same local
+    /// commit that agrees the rows.
+    func commitBatch(
+        _ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite], releasing: [String] = []
+    ) throws(SyncError) -> FirestoreCommitResult {
         let result = try firestore("commit \(collection.rawValue)") { () throws(FirestoreError) in
             try database.commit(writes)
         }
-        try agree(collection, rows: rows, writes: writes, result: result)
+        try agree(collection, rows: rows, writes: writes, result: result, releasing: releasing)
         return result
     }
 
-    /// After a commit of `writes` for `rows`: every row gets its new base, and the store commits.
-    func agree(_ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite], result: FirestoreCommitResult)
-        throws(SyncError)
-    {
+    /// After a commit of `writes` for `rows`: every row gets its new base, the objects the batch
+    /// released become pending deletes, and the store commits.
+    func agree(
+        _ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite], result: FirestoreCommitResult,
+        releasing: [String] = []
+    ) throws(SyncError) {
+        if !releasing.isEmpty { addPendingDeletes(releasing) }
         let bytes = writes.reduce(0) { $0 + Self.estimatedBytes($1) }
         events.append(.committed(collection, writes: writes.count, estimatedBytes: bytes))
         for (index, var row) in rows.enumerated() {
@@ -395,7 +402,11 @@ extension SyncEngine {
 
     /// Reads a record again after a precondition failed and merges it: the server's version is the
     /// new base (a reservation that did land is kept, not made twice).
-    func reconcile(_ collection: SyncCollection, id: String) throws(SyncError) {
+    /// `releasingIfAgreedTombstone`: objects that become pending deletes, in the same local commit,
+    /// when the record read back is a tombstone agreed with the server.
+    func reconcile(_ collection: SyncCollection, id: String, releasingIfAgreedTombstone: [String] = [])
+        throws(SyncError)
+    {
         let path = "users/\(uid)/\(collection.rawValue)/\(id)"
         let document = try firestore("get \(path)") { () throws(FirestoreError) in try database.get(path) }
         if let document {
@@ -411,6 +422,11 @@ extension SyncEngine {
             store.put(row)
         }
         try pullProfile()
+        if !releasingIfAgreedTombstone.isEmpty, let agreed = store.row(collection, id: id), agreed.isTombstone,
+            !agreed.isDirty
+        {
+            addPendingDeletes(releasingIfAgreedTombstone)
+        }
         events.append(.reconciled(collection, id: id))
         try commitStore()
     }
@@ -439,24 +455,84 @@ extension SyncEngine {
             {
                 writes.append(profile)
             }
+            let releasing = configuration.mechanisms.storageDeletesPending ? released.objectPaths : []
             do {
-                _ = try commitBatch(collection, rows: [row], writes: writes)
+                _ = try commitBatch(collection, rows: [row], writes: writes, releasing: releasing)
                 store.state.profile?["storageBytes"] = .integer(storageBytes + released.storageBytesDelta)
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
-                try reconcile(collection, id: row.id)
                 // A tombstone agreed with the server now (ours, whose answer was lost, or another
                 // device's) has lowered storageBytes already: its objects go, or nobody deletes them.
+                try reconcile(collection, id: row.id, releasingIfAgreedTombstone: releasing)
                 guard let agreed = store.row(collection, id: row.id), agreed.isTombstone, !agreed.isDirty else {
                     continue
                 }
             }
-            for path in released.objectPaths {
-                do { try storage.delete(path) } catch { throw .storage(error) }
-                store.setBlob(nil, at: path)
+            if releasing.isEmpty {
+                for path in released.objectPaths {
+                    do { try storage.delete(path) } catch { throw .storage(error) }
+                    store.setBlob(nil, at: path)
+                }
+                try commitStore()
+            } else {
+                try deletePendingObjects(releasing)
             }
-            try commitStore()
         }
+    }
+
+    /// Whether a live record on the server names the object at `path` in its blob map.
+    func liveRecordNames(_ path: String) throws(SyncError) -> Bool {
+        for collection in SyncCollection.pushOrder {
+            guard let kind = Self.blobKind(collection) else { continue }
+            let query = FirestoreQuery(
+                parent: "users/\(uid)", collectionId: collection.rawValue,
+                filters: [FirestoreQuery.Filter(FieldPath(unchecked: [kind.mapField, "path"]), .equal, .string(path))])
+            let docs = try firestore("query \(kind.mapField).path") { () throws(FirestoreError) in
+                try database.runQuery(query)
+            }
+            if docs.contains(where: { $0.fields["deleted"] != .boolean(true) }) { return true }
+        }
+        return false
+    }
+
+    /// Whether a live row on the device names the object at `path` (its file, reserved or not).
+    func localRowNames(_ path: String) -> Bool {
+        SyncCollection.pushOrder.contains { collection in
+            Self.blobKind(collection) != nil
+                && store.rows(collection).contains { !$0.isTombstone && blobPath($0) == path }
+        }
+    }
+
+    /// Adds object paths to ``EngineState/pendingStorageDeletes`` (sorted, distinct).
+    func addPendingDeletes(_ paths: [String]) {
+        store.state.pendingStorageDeletes = Array(Set(store.state.pendingStorageDeletes).union(paths)).sorted()
+    }
+
+    /// Deletes pending objects (`only` those, right after their tombstone; or every one, a retry),
+    /// each leaving the list once the delete succeeded (an object already gone counts as deleted),
+    /// with the copy kept on the device. A retry first asks the server whether a live record names
+    /// the object again (a re-import of the same file since, schema §5.4): then it is not deleted.
+    /// - Throws: ``SyncError/storage(_:)`` at the first failure; the rest stay pending for the next push.
+    func deletePendingObjects(_ only: [String]? = nil) throws(SyncError) {
+        let pending = store.state.pendingStorageDeletes
+        let paths = only.map { wanted in pending.filter { wanted.contains($0) } } ?? pending
+        guard !paths.isEmpty else { return }
+        var failure: CloudStorageError?
+        for path in paths {
+            if only == nil, try liveRecordNames(path) {
+                store.state.pendingStorageDeletes.removeAll { $0 == path }
+                continue
+            }
+            do { try storage.delete(path) } catch {
+                failure = error
+                break
+            }
+            store.state.pendingStorageDeletes.removeAll { $0 == path }
+            // The copy on the device stays while a live row here names it (a re-import not pushed yet).
+            if only != nil || !localRowNames(path) { store.setBlob(nil, at: path) }
+        }
+        try commitStore()
+        if let failure { throw .storage(failure) }
     }
 
     /// The other documents on the server (tombstones included) that may share the row's Storage

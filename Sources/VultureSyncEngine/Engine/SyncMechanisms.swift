@@ -95,6 +95,9 @@ public struct SyncMechanisms: Sendable {
     public var purgeBatchMaxWrites = Int(SchemaLimits.engineBatchMaxWrites)
     /// The profile's `storageBytes` moves by increment; false: written by value.
     public var storageBytesByIncrement = true
+    /// Objects a tombstone releases become pending deletes in the local commit that agrees it, retried
+    /// by later pushes until deleted (false: deleted once, a failure leaves the object for good).
+    public var storageDeletesPending = true
     /// A reserve writes its blob map with `uploaded: true` at once (the reference: false, marked later).
     public var reserveMarksUploaded = false
     /// A reserve is sent under a precondition, so a retried one cannot count twice.

@@ -113,6 +113,10 @@ public struct EngineState: Sendable, Hashable {
     /// `malformedDocumentHeld`): `collection/id` → the errors, `/pointer: rule-id`. Their local
     /// changes wait until a valid version is merged.
     public var heldRecords: [String: [String]] = [:]
+    /// Storage objects released by a tombstone the server agreed, not yet deleted (schema §5.4):
+    /// recorded in the local commit that agrees the tombstone, removed once the delete succeeded,
+    /// retried at the end of every later push. Sorted, distinct object paths.
+    public var pendingStorageDeletes: [String] = []
 
     /// Empty state.
     public init() {}

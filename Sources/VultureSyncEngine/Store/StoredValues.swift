@@ -31,6 +31,7 @@ extension EngineState {
             "profile": profile.map { .map($0) } ?? .null, "duplicatePassDone": .boolean(duplicatePassDone),
             "lastPullAt": lastPullAt.map { .timestamp($0) } ?? .null,
             "heldRecords": .map(heldRecords.mapValues { .array($0.map { .string($0) }) }),
+            "pendingStorageDeletes": .array(pendingStorageDeletes.map { .string($0) }),
         ])
     }
 
@@ -68,6 +69,15 @@ extension EngineState {
                 }
                 return e
             }
+        }
+        let pending: [FirestoreValue]? = try field("pendingStorageDeletes") {
+            if case .array(let a) = $0 { a } else { nil }
+        }
+        for item in pending ?? [] {
+            guard case .string(let path) = item else {
+                throw StoredValueError(pointer: "/pendingStorageDeletes", message: "an object path is a string")
+            }
+            pendingStorageDeletes.append(path)
         }
     }
 }
