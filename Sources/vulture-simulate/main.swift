@@ -43,7 +43,8 @@ let usage = """
       --write-scenario DIR  write each failing run (shrunk with --shrink) as a scenario file in DIR
       --check FILE       replay a scenario file written by --write-scenario with every invariant checked
 
-    A progress line while running, then `N passed, N failed`; a failure prints its seed, the broken
+    A progress line while running, then the rate (`N seeds in S s: R seeds/s on C cores`) and
+    `N passed, N failed`; a failure prints its seed, the broken
     invariant and, shrunk, its steps. Exit status: 0 every run kept every invariant, 1 a run broke
     one, 2 usage or I/O error.
     """
@@ -137,6 +138,7 @@ tool.run { arguments in
     var failed = 0
     let interactive = isatty(STDERR_FILENO) != 0
     // Runs are independent: a chunk of seeds runs on every core, then reports in seed order.
+    let started = DispatchTime.now().uptimeNanoseconds
     var done = 0
     while done < count {
         let chunk = min(100, count - done)
@@ -154,6 +156,12 @@ tool.run { arguments in
         FileHandle.standardError.write(Data((interactive ? "\r\(line)" : line + "\n").utf8))
     }
     if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+    // The wall-clock rate of this run (the runs themselves see only their seeded clocks).
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    print(
+        "\(count) seeds in \(String(format: "%.1f", seconds)) s: "
+            + "\(String(format: "%.1f", Double(count) / max(seconds, 1e-9))) seeds/s on \(cores) cores")
     print("\(count - failed) passed, \(failed) failed")
     return failed == 0 ? 0 : 1
 }
