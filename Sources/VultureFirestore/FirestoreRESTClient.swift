@@ -74,13 +74,13 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// Commits in flight together in ``commitEach(_:)`` (and connections to the host).
+    /// Commits in flight together in `commitEach(_:)` (and connections to the host).
     public static let commitsInFlight = 8
 
-    /// ``commitsInFlight``: round trips overlap.
+    /// The type's `commitsInFlight`: round trips overlap.
     public var commitsInFlight: Int { Self.commitsInFlight }
 
-    /// Up to ``commitsInFlight`` commits at once, each on its own thread (the client blocks).
+    /// Up to `commitsInFlight` commits at once, each on its own thread (the client blocks).
     public func commitEach(_ batches: [[FirestoreWrite]]) -> [Result<FirestoreCommitResult, FirestoreError>] {
         commitConcurrently(batches, threads: commitsInFlight)
     }

@@ -25,7 +25,7 @@ for module in VultureSyncSchema VultureFirestore VultureSyncEngine VultureConfor
   reexported=""
   [ "$module" = VultureSyncSchema ] && reexported="-experimental-allowed-reexported-modules=VultureSchemaCore"
   swift symbolgraph-extract -module-name "$module" -target "$triple" \
-    -I "$modules" -I Sources/CZlib -I Sources/CCrypto \
+    -I "$modules" -I Sources/CZlib -I Sources/CCrypto -I Sources/CSQLite \
     -minimum-access-level public -skip-inherited-docs $reexported \
     -output-dir "$graphs/$module"
   rm -rf "$out/$module.doccarchive"
