@@ -22,13 +22,21 @@ final class World {
     func device(_ name: String, platform: Platform = .android, pro: Bool = false) -> (
         SyncEngine, InMemoryLocalStore, ManualClock
     ) {
-        let clock = ManualClock(serverClock.now)
         let store = InMemoryLocalStore()
+        let (engine, clock) = device(name, store: store, platform: platform, pro: pro)
+        return (engine, store, clock)
+    }
+
+    /// A device of user `u1` over a store of the test's choosing, with its own clock.
+    func device(_ name: String, store: LocalStore, platform: Platform = .android, pro: Bool = false) -> (
+        SyncEngine, ManualClock
+    ) {
+        let clock = ManualClock(serverClock.now)
         let engine = SyncEngine(
             configuration: SyncConfiguration(
                 uid: "u1", deviceId: "device-\(name)", platform: platform, entitlements: pro ? ["all"] : []),
             database: firestore, storage: storage, store: store, clock: clock.source)
-        return (engine, store, clock)
+        return (engine, clock)
     }
 
     func tick(_ seconds: Int64 = 1, clocks: [ManualClock] = []) {
@@ -335,10 +343,7 @@ extension FirestoreTimestamp {
         defer { try? FileManager.default.removeItem(at: dir) }
         let world = World()
         let store = try FileLocalStore(directory: dir)
-        let clock = ManualClock(world.serverClock.now)
-        let engine = SyncEngine(
-            configuration: SyncConfiguration(uid: "u1", deviceId: "device-f", platform: .android),
-            database: world.firestore, storage: world.storage, store: store, clock: clock.source)
+        let (engine, clock) = world.device("f", store: store)
         let id = try engine.importFlight(igc: EngineTests.igc, fields: ["filename": .string("a.igc")])
         try engine.sync()
         // A change the store never committed (a crash in the middle of a pull) is lost; the pilot's own

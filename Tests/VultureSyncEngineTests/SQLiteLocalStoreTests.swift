@@ -246,10 +246,7 @@ struct SQLiteLocalStoreTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let world = World()
         let store = try SQLiteLocalStore(directory: dir)
-        let clock = ManualClock(world.serverClock.now)
-        let engine = SyncEngine(
-            configuration: SyncConfiguration(uid: "u1", deviceId: "device-s", platform: .android),
-            database: world.firestore, storage: world.storage, store: store, clock: clock.source)
+        let (engine, _) = world.device("s", store: store)
         let id = try engine.importFlight(igc: EngineTests.igc, fields: ["filename": .string("a.igc")])
         try engine.sync()
         let reopened = try SQLiteLocalStore(directory: dir)

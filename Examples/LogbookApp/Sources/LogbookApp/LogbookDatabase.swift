@@ -7,10 +7,10 @@ import VultureSyncSchema
 /// tables keyed by string, saved as a whole only by ``save()``. Here it is a dictionary in memory
 /// with a durable copy, so a test can drop unsaved changes as a process kill would.
 public final class LogbookDatabase: @unchecked Sendable {
-    /// One stored record: the engine's row or state as canonical JSON bytes.
+    /// One stored record: an engine row or state as canonical JSON, or a kept gzipped object.
     public struct Record: Codable, Hashable, Sendable {
-        /// The canonical JSON of the engine's value (``LocalRow/canonicalValue``).
-        public var json: Data
+        /// The record's bytes.
+        public var bytes: Data
     }
 
     /// Saved tables: table name → key → record.
@@ -46,11 +46,11 @@ public final class LogbookStore: LocalStore {
     static func table(_ collection: SyncCollection) -> String { "rows." + collection.rawValue }
 
     static func encode(_ value: FirestoreValue) -> LogbookDatabase.Record {
-        LogbookDatabase.Record(json: Data(CanonicalJSON.encode(value)))
+        LogbookDatabase.Record(bytes: Data(CanonicalJSON.encode(value)))
     }
 
     static func decode(_ record: LogbookDatabase.Record) -> FirestoreValue? {
-        try? CanonicalJSON.decode(record.json)
+        try? CanonicalJSON.decode(record.bytes)
     }
 
     public func row(_ collection: SyncCollection, id: String) -> LocalRow? {
@@ -82,10 +82,10 @@ public final class LogbookStore: LocalStore {
         set { database.set(Self.encode(newValue.canonicalValue), table: "engine", key: "state") }
     }
 
-    public func blob(_ path: String) -> Data? { database.record("objects", path)?.json }
+    public func blob(_ path: String) -> Data? { database.record("objects", path)?.bytes }
 
     public func setBlob(_ bytes: Data?, at path: String) {
-        database.set(bytes.map { LogbookDatabase.Record(json: $0) }, table: "objects", key: path)
+        database.set(bytes.map { LogbookDatabase.Record(bytes: $0) }, table: "objects", key: path)
     }
 
     public func commit() throws { database.save() }
