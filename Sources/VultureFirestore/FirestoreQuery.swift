@@ -1,3 +1,4 @@
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A query on one collection under a parent (Firestore's `StructuredQuery` as the engine uses it):

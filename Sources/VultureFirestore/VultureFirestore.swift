@@ -1,5 +1,6 @@
 // Firestore and Cloud Storage as the engine sees them: apply a Write exactly as Firestore does, an
 // in-memory database, the REST client for the emulator or a real project, queries with cursors.
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A stored Firestore document: its path, fields and the server's create and update times.

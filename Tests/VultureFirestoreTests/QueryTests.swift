@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The engine's queries (schema §5) on both sides: the pull's pages ordered by `updatedAt` then

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// One record on the device: its document, the sync base, and the bookkeeping the engine needs
