@@ -72,8 +72,21 @@ struct InvariantChecker {
     /// device that kept the record agreed keeps it (schema §5.4 accepts what a device offline that
     /// long brings about).
     var lateDeletes: Set<String> = []
+    /// The SHA-256 of each object's gunzipped bytes as last checked, with the bytes it was computed
+    /// from (nil: they do not gunzip): the check runs after every step, and the bytes rarely change.
+    var objectDigests: [String: (bytes: Data, digest: String?)] = [:]
 
     init(uid: String) { self.uid = uid }
+
+    /// The SHA-256 of `object`'s gunzipped bytes (nil when they do not gunzip), computed again only
+    /// when its bytes differ from the last time.
+    mutating func digest(of object: StorageObject) -> String? {
+        if let known = objectDigests[object.path], known.bytes == object.bytes { return known.digest }
+        let digest = (try? Gzip.decompress(object.bytes, maximumOutputBytes: SchemaLimits.igcImportMaxRawBytes))
+            .map { SHA256Stream.hexDigest(of: $0) }
+        objectDigests[object.path] = (object.bytes, digest)
+        return digest
+    }
 
     /// Each kind of Storage object with `/collection/` of the records that name it (`/flights/`, `/mapFiles/`).
     static let blobCollections: [(kind: StorageObjectKind, marker: String)] = StorageObjectKind.allCases.map { kind in
@@ -184,10 +197,7 @@ struct InvariantChecker {
                     continue
                 }
                 let expected: String? = kind == .igc ? doc.id : doc.fields["contentHash"]?.stringValue
-                if let expected, !foreignObjects.contains(objectPath),
-                    let raw = try? Gzip.decompress(object.bytes, maximumOutputBytes: SchemaLimits.igcImportMaxRawBytes),
-                    SHA256Stream.hexDigest(of: raw) != expected
-                {
+                if let expected, !foreignObjects.contains(objectPath), let digest = digest(of: object), digest != expected {
                     out.append(
                         InvariantViolation(
                             invariant: .uploadedObjectExists, message: "\(objectPath) does not hash to \(expected)"))
