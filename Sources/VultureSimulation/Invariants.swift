@@ -197,7 +197,9 @@ struct InvariantChecker {
                     continue
                 }
                 let expected: String? = kind == .igc ? doc.id : doc.fields["contentHash"]?.stringValue
-                if let expected, !foreignObjects.contains(objectPath), let digest = digest(of: object), digest != expected {
+                if let expected, !foreignObjects.contains(objectPath), let digest = digest(of: object),
+                    digest != expected
+                {
                     out.append(
                         InvariantViolation(
                             invariant: .uploadedObjectExists, message: "\(objectPath) does not hash to \(expected)"))
