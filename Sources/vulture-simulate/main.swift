@@ -12,7 +12,7 @@ let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let usage = """
     usage: vulture-simulate [--seeds N] [--start-seed S] [--jobs J] [--steps K] [--devices D] [--inject NAME]
-                            [--shrink] [--write-scenario DIR] [--print-hashes] [BACKEND]
+                            [--shrink] [--write-scenario DIR] [--print-hashes] [--known-failures FILE] [BACKEND]
            vulture-simulate --replay SEED [--steps K] [--devices D] [--inject NAME] [--shrink] [--trace]
                             [--write-scenario DIR] [BACKEND]
            vulture-simulate --check SCENARIO.json [--inject NAME]
@@ -40,6 +40,9 @@ let usage = """
                          here); the output is the same for every J: each seed runs alone in its own
                          world and is reported in seed order
       --print-hashes     print `seed S trace HASH` for every seed, in seed order
+      --known-failures FILE  seeds known to break an invariant, one `SEED INVARIANT` a line (`#` starts a
+                         comment): such a run is printed as known and does not fail the batch; a listed
+                         seed in the batch that keeps every invariant, or breaks another, does
       --steps K          random steps per run before the quiet end (default 80)
       --devices D        devices per run, 2 to 4 (default: the seed picks)
       --inject NAME      run the engines with a seeded bug: \(bugs)
@@ -50,8 +53,9 @@ let usage = """
 
     On standard error, a progress line while running and the speed at the end (`1000 seeds in 9.1 s:
     110 seeds/s with 2 jobs, 56 seeds per CPU second`); on standard output, a failure's seed, the
-    broken invariant and, shrunk, its steps, then `N passed, N failed`. Exit status: 0 every run kept
-    every invariant, 1 a run broke one, 2 usage or I/O error.
+    broken invariant and, shrunk, its steps, then `N passed, N failed` (and `, N known` with
+    --known-failures). Exit status: 0 every run kept every invariant (or broke the one listed for
+    it), 1 a run broke one, or a listed seed did not, 2 usage or I/O error.
     """
 
 let tool = CommandLineTool(name: "vulture-simulate", usage: usage)
@@ -60,7 +64,7 @@ tool.run { arguments in
         arguments,
         valueOptions: [
             "seeds", "start-seed", "steps", "devices", "inject", "replay", "write-scenario", "check", "backend",
-            "emulator", "storage-emulator", "rules", "jobs",
+            "emulator", "storage-emulator", "rules", "jobs", "known-failures",
         ],
         flags: ["shrink", "trace", "print-hashes"])
     _ = try args.positionals()
@@ -143,7 +147,10 @@ tool.run { arguments in
     let count = try integer("seeds", 1000)
     let start = try integer("start-seed", 1)
     let printHashes = args.flag("print-hashes")
+    let knownPath = args.option("known-failures")
+    let known = try knownPath.map(KnownFailures.read) ?? [:]
     var failed = 0
+    var knownFailed = 0
     let interactive = isatty(STDERR_FILENO) != 0
     // Runs are independent: `jobs` worker threads run the seeds, reported here in seed order.
     var done = 0
@@ -157,7 +164,17 @@ tool.run { arguments in
     ) { outcome in
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if printHashes { print("seed \(outcome.options.seed) trace \(outcome.traceHash)") }
-        if outcome.failure != nil {
+        let seed = outcome.options.seed
+        if let failure = outcome.failure, known[seed] == failure.violation.invariant {
+            knownFailed += 1
+            print("seed \(seed): known (\(knownPath ?? "")): step \(failure.step): \(failure.violation)")
+        } else if let listed = known[seed] {
+            failed += 1
+            print(
+                "seed \(seed): listed in \(knownPath ?? "") as breaking \(listed.rawValue), but "
+                    + (outcome.failure == nil ? "it kept every invariant: take it off the list" : "it broke another:"))
+            try report(outcome)
+        } else if outcome.failure != nil {
             failed += 1
             try report(outcome)
         }
@@ -174,8 +191,40 @@ tool.run { arguments in
         Data(
             ("\(count) seeds in \(String(format: "%.1f", elapsed)) s: \(rate(count, elapsed)) seeds/s with \(jobs) "
                 + "job\(jobs == 1 ? "" : "s"), \(rate(count, cpu)) seeds per CPU second\n").utf8))
-    print("\(count - failed) passed, \(failed) failed")
+    print(
+        "\(count - failed - knownFailed) passed, \(failed) failed" + (knownPath == nil ? "" : ", \(knownFailed) known"))
     return failed == 0 ? 0 : 1
+}
+
+/// `--known-failures FILE`: seeds known to break an invariant, one `SEED INVARIANT` a line, `#` to
+/// the end of a line a comment.
+enum KnownFailures {
+    struct Malformed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The seeds and the invariant each breaks.
+    /// - Throws: ``Malformed`` naming `path:line` for a line that is not a seed and an invariant, or a
+    ///   seed listed twice; the file's read error when it cannot be read.
+    static func read(_ path: String) throws -> [UInt64: Invariant] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var out: [UInt64: Invariant] = [:]
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            if words.isEmpty { continue }
+            let invariants = Invariant.allCases.map(\.rawValue).joined(separator: ", ")
+            guard words.count == 2, let seed = UInt64(words[0]), let invariant = Invariant(rawValue: String(words[1]))
+            else {
+                throw Malformed(
+                    description:
+                        "\(path):\(index + 1): `SEED INVARIANT` expected (an invariant is one of \(invariants))")
+            }
+            guard out[seed] == nil else { throw Malformed(description: "\(path):\(index + 1): seed \(seed) twice") }
+            out[seed] = invariant
+        }
+        return out
+    }
 }
 
 /// `n` per `seconds`, to three significant figures (0 when no time passed).
