@@ -8,6 +8,7 @@ let package = Package(
     // the runner's FileHandle.write(contentsOf:) needs macOS 10.15.4 (README "Requirements and CI").
     platforms: [.macOS("10.15.4"), .iOS(.v13)],
     products: [
+        .library(name: "VultureSchemaCore", targets: ["VultureSchemaCore"]),
         .library(name: "VultureSyncSchema", targets: ["VultureSyncSchema"]),
         .library(name: "VultureSyncEngine", targets: ["VultureSyncEngine"]),
         .library(name: "VultureConformance", targets: ["VultureConformance"]),
@@ -48,7 +49,7 @@ let package = Package(
         // What the generator and the runtime share: Firestore values, canonical typed JSON and REST JSON,
         // writes (FieldPath, FirestoreWrite), and the descriptor types the generated schema tables are made of.
         .target(name: "VultureSchemaCore"),
-        // The wire format: generated codecs and tables, ids, blobs, settings, writes (re-exports VultureSchemaCore).
+        // The wire format: generated codecs and tables, ids, blobs, settings (values and writes: VultureSchemaCore).
         .target(
             name: "VultureSyncSchema",
             dependencies: [
@@ -58,39 +59,39 @@ let package = Package(
         // Firestore as the engine sees it: writes applied exactly, an in-memory database, the REST client, queries.
         .target(
             name: "VultureFirestore",
-            dependencies: ["VultureSyncSchema"]
+            dependencies: ["VultureSyncSchema", "VultureSchemaCore"]
         ),
         // Test support for Firestore: recorders and fault injection, the manual clock, the emulator's
         // unsigned ID token. A product an app's tests import; the app never links it.
         .target(
             name: "VultureFirestoreTesting",
-            dependencies: ["VultureFirestore", "VultureSyncSchema"]
+            dependencies: ["VultureFirestore", "VultureSyncSchema", "VultureSchemaCore"]
         ),
         // The scenario format (Goldens/FORMAT.md, Scenarios): reading, the commit rules, the server side
         // of a replay and the `expect` checks, independent of any engine.
         .target(
             name: "VultureScenarios",
-            dependencies: ["VultureFirestore", "VultureFirestoreTesting", "VultureSyncSchema"]
+            dependencies: ["VultureFirestore", "VultureFirestoreTesting", "VultureSyncSchema", "VultureSchemaCore"]
         ),
         // Test support for the engine: the reference engine's scenario replay.
         .target(
             name: "VultureSyncTesting",
             dependencies: [
                 "VultureSyncEngine", "VultureScenarios", "VultureFirestoreTesting", "VultureFirestore",
-                "VultureSyncSchema",
+                "VultureSyncSchema", "VultureSchemaCore",
             ]
         ),
         // Test support that spawns a local server (the Firestore emulator: posix_spawn, process groups,
         // signals); no library product includes it, so an app never imports it.
         .target(
             name: "VultureEmulators",
-            dependencies: ["VultureFirestore", "VultureSyncSchema"]
+            dependencies: ["VultureFirestore", "VultureSyncSchema", "VultureSchemaCore"]
         ),
         // One device: local store (in memory, a file, SQLite), push, pull, 3-way merge, recents trim, tombstones.
         .target(
             name: "VultureSyncEngine",
             dependencies: [
-                "VultureSyncSchema", "VultureFirestore",
+                "VultureSyncSchema", "VultureFirestore", "VultureSchemaCore",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
@@ -99,7 +100,7 @@ let package = Package(
             name: "VultureSimulation",
             dependencies: [
                 "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema", "VultureFirestoreTesting",
-                "VultureScenarios", "VultureSyncTesting",
+                "VultureScenarios", "VultureSyncTesting", "VultureSchemaCore",
             ]
         ),
         // The simulation's command line.
@@ -113,7 +114,9 @@ let package = Package(
         // `vulture-sync`: the reference engine as another device, a state directory against the emulator.
         .target(
             name: "VultureSyncCommand",
-            dependencies: ["VultureCommandLine", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema"]
+            dependencies: [
+                "VultureCommandLine", "VultureSyncEngine", "VultureFirestore", "VultureSyncSchema", "VultureSchemaCore",
+            ]
         ),
         .executableTarget(
             name: "vulture-sync",
@@ -136,7 +139,7 @@ let package = Package(
             name: "VultureConformance",
             dependencies: [
                 "VultureSyncSchema", "VultureFirestore", "VultureGoldenResources", "VultureFirestoreTesting",
-                "VultureScenarios",
+                "VultureScenarios", "VultureSchemaCore",
             ]
         ),
         // The reference implementation of every testee operation: ids, blobs, validation, documents,
@@ -145,20 +148,20 @@ let package = Package(
             name: "VultureReference",
             dependencies: [
                 "VultureConformance", "VultureSyncEngine", "VultureSyncTesting", "VultureScenarios",
-                "VultureFirestoreTesting", "VultureFirestore", "VultureSyncSchema",
+                "VultureFirestoreTesting", "VultureFirestore", "VultureSyncSchema", "VultureSchemaCore",
             ]
         ),
         // A testee run as a child process (`run --testee`): Process, signals, process groups.
         .target(
             name: "VultureTesteeProcess",
-            dependencies: ["VultureConformance", "VultureSyncSchema"]
+            dependencies: ["VultureConformance", "VultureSyncSchema", "VultureSchemaCore"]
         ),
         // The conformance runner's command line.
         .executableTarget(
             name: "vulture-conformance",
             dependencies: [
                 "VultureCommandLine", "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema",
-                "VultureReference",
+                "VultureReference", "VultureSchemaCore",
             ]
         ),
         // The reference implementation served over the testee protocol.
@@ -189,7 +192,7 @@ let package = Package(
             name: "vulture-benchmark",
             dependencies: [
                 "VultureCommandLine", "VultureSyncSchema", "VultureFirestore", "VultureEmulators", "VultureSyncEngine",
-                "VultureSyncCommand", "VultureSimulation", "VultureFirestoreTesting",
+                "VultureSyncCommand", "VultureSimulation", "VultureFirestoreTesting", "VultureSchemaCore",
             ]
         ),
         .testTarget(
@@ -203,13 +206,16 @@ let package = Package(
         ),
         .testTarget(
             name: "VultureFirestoreTests",
-            dependencies: ["VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureFirestoreTesting"]
+            dependencies: [
+                "VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureFirestoreTesting",
+                "VultureSchemaCore",
+            ]
         ),
         .testTarget(
             name: "VultureSyncEngineTests",
             dependencies: [
                 "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureSyncSchema", "VultureSimulation",
-                "VultureScenarios", "VultureSyncTesting", "VultureFirestoreTesting",
+                "VultureScenarios", "VultureSyncTesting", "VultureFirestoreTesting", "VultureSchemaCore",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ]
         ),
@@ -217,14 +223,14 @@ let package = Package(
             name: "VultureSyncCommandTests",
             dependencies: [
                 "VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema",
-                "VultureCommandLine", "VultureFirestore",
+                "VultureCommandLine", "VultureFirestore", "VultureSchemaCore",
             ]
         ),
         .testTarget(
             name: "VultureSimulationTests",
             dependencies: [
                 "VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureScenarios",
-                "VultureSyncTesting", "VultureSchemaCore",
+                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncSchema",
             ]
         ),
         .testTarget(
@@ -232,7 +238,7 @@ let package = Package(
             dependencies: [
                 "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
                 "VultureSyncEngine", "VultureScenarios", "VultureFirestoreTesting", "VultureSyncTesting",
-                "VultureReference",
+                "VultureReference", "VultureSchemaCore",
             ],
             resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),
@@ -259,7 +265,7 @@ let package = Package(
             name: "VultureFuzzTargets",
             dependencies: [
                 "VultureSyncSchema", "VultureConformance", "VultureSyncEngine", "VultureSyncCommand",
-                "VultureSchemaGenerator", "VultureScenarios",
+                "VultureSchemaGenerator", "VultureScenarios", "VultureSchemaCore",
             ],
             path: "Tools/fuzz/Targets"
         ),

@@ -13,6 +13,7 @@ let package = Package(
         .target(
             name: "LogbookApp",
             dependencies: [
+                .product(name: "VultureSchemaCore", package: "VultureSync"),
                 .product(name: "VultureSyncSchema", package: "VultureSync"),
                 .product(name: "VultureSyncEngine", package: "VultureSync"),
                 .product(name: "VultureFirestore", package: "VultureSync"),

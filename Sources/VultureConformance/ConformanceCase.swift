@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// One conformance case: a stable id, the schema section it tests, an operation with its input,

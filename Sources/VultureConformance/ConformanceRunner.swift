@@ -1,5 +1,6 @@
 import Foundation
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The outcome of a whole run: per-case results, counts, and the failure-list reconciliation.

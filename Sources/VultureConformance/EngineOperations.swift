@@ -6,6 +6,7 @@ import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Where an engine under test sends its Firestore and Cloud Storage requests during an engine

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A failure list: the case ids a testee is known to fail, one per line (Goldens/protocol/README.md).

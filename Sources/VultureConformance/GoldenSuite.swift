@@ -1,6 +1,7 @@
 import Foundation
 import VultureGoldenResources
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The checked-in goldens (Goldens/) read as conformance cases.

@@ -1,3 +1,4 @@
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Machine-readable reports of a run: JUnit XML for CI dashboards and a JSON report.

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// What the schema says about a member an answer has and the golden lacks, so that a hint names a

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The testee protocol (Goldens/protocol/README.md; the protocol page Goldens/protocol/README.md): JSON Lines

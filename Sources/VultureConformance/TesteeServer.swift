@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The testee side of the testee protocol (Goldens/protocol/README.md; Goldens/protocol/README.md): serves any

@@ -1,3 +1,4 @@
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// One way an actual value differs from the expected one, at a JSON pointer.

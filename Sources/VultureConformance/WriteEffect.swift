@@ -1,4 +1,5 @@
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Judges a write by its effect (Goldens/FORMAT.md, "Writes"; schema §5.1): the golden's write and

@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 #if canImport(FoundationNetworking)

@@ -1,3 +1,4 @@
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A query on one collection under a parent (Firestore's `StructuredQuery` as the engine uses it):
@@ -245,16 +246,9 @@ public enum FirestoreValueOrder {
             if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
             return x == y ? 0 : (x < y ? -1 : 1)
         case (.timestamp(let x), .timestamp(let y)): return x == y ? 0 : (x < y ? -1 : 1)
-        case (.string(let x), .string(let y)): return bytes(Array(x.utf8), Array(y.utf8))
+        case (.string(let x), .string(let y)): return utf8(x, y)
         case (.bytes(let x), .bytes(let y)): return bytes(Array(x), Array(y))
-        case (.reference(let x), .reference(let y)):
-            let xs = FirestoreLimits.slashSegments(x)
-            let ys = FirestoreLimits.slashSegments(y)
-            for (p, q) in zip(xs, ys) {
-                let c = bytes(Array(p.utf8), Array(q.utf8))
-                if c != 0 { return c }
-            }
-            return xs.count == ys.count ? 0 : (xs.count < ys.count ? -1 : 1)
+        case (.reference(let x), .reference(let y)): return segments(x, y)
         case (.geoPoint(let x), .geoPoint(let y)):
             let c = compare(.double(x.latitude), .double(y.latitude))
             return c != 0 ? c : compare(.double(x.longitude), .double(y.longitude))
@@ -300,6 +294,44 @@ public enum FirestoreValueOrder {
     static func bytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
         for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// Two strings by their UTF-8 bytes, without copying them (a query sorts by document name, so
+    /// this runs for every pair the sort compares).
+    static func utf8(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in bytes(x, y, separator: nil) } }
+    }
+
+    /// Two document names segment by segment (split at `/`, each segment by its UTF-8 bytes; a name
+    /// that is a prefix of the other's segments first). The same as comparing the bytes with `/`
+    /// below every other byte: the first difference decides, inside a segment by byte, where one
+    /// segment ends first (at `/` or the end) it is the smaller, and a name that ends first is smaller.
+    static func segments(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in bytes(x, y, separator: 0x2F) } }
+    }
+
+    private static func bytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, separator: UInt8?)
+        -> Int
+    {
+        let n = min(x.count, y.count)
+        var i = 0
+        while i < n {
+            let p = x[i]
+            let q = y[i]
+            if p != q {
+                if let separator {
+                    if p == separator { return -1 }
+                    if q == separator { return 1 }
+                }
+                return p < q ? -1 : 1
+            }
+            i += 1
+        }
+        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
     }
 
     /// Exact comparison of an int64 and a double (NaN first).

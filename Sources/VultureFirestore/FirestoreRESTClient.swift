@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A Firestore database in memory, held to the emulator by the differential test: documents by

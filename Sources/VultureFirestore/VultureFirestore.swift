@@ -2,6 +2,7 @@
 // in-memory database, the REST client for the emulator or a real project, queries with cursors.
 import Dispatch
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A stored Firestore document: its path, fields and the server's create and update times.

@@ -1,3 +1,4 @@
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// What one write leaves: the document's fields (nil when no document remains) and the value each

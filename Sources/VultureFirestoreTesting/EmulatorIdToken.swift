@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// An unsigned Firebase ID token (`"alg": "none"`) as the Firestore emulator accepts it in

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A clock that moves only when told: the injected time of a device or of the in-memory server, so

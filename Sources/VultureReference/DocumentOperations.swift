@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The suite's neutral fixture form, read into the schema module's `DocumentEncoder` inputs: the

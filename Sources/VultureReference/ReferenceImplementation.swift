@@ -2,6 +2,7 @@
 // VultureSyncSchema, for the built-in run, the reference testee and the goldens writer.
 import Foundation
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 import VultureSyncTesting

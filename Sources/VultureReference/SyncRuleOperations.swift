@@ -1,4 +1,5 @@
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

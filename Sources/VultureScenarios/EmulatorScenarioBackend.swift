@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The real parts as a scenario's server: the Firestore emulator over REST (`FirestoreRESTClient`)

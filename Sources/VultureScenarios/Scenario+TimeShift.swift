@@ -1,5 +1,6 @@
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 extension Scenario {

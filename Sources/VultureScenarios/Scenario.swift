@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A sync scenario: a versioned step script every engine replays (Goldens/FORMAT.md, Scenarios), in

@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The server side of a scenario: Firestore and Cloud Storage, and the server's time.

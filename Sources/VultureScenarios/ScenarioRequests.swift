@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The rules every commit a device sends during a scenario must keep, whatever the scenario's

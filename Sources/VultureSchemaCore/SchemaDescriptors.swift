@@ -351,7 +351,7 @@ public struct SchemaUnitTable: Sendable, Hashable {
     public func iosIndex(unit: String) -> Int { units.firstIndex(of: unit) ?? 0 }
 }
 
-/// The whole schema: the generated ``SyncSchema/vulture`` holds every table of `Spec/`.
+/// The whole schema: the generated `SyncSchema.vulture` (in VultureSyncSchema) holds every table of `Spec/`.
 public struct SyncSchema: Sendable {
     /// The collections (`Spec/collections.tsv`), in table order.
     public let collections: [SchemaCollection]
@@ -371,7 +371,7 @@ public struct SyncSchema: Sendable {
     private let enumsByName: [String: SchemaEnum]
 
     /// A schema from its tables, with lookups by owner, document type and enum name built once
-    /// (the first of two same-named entries wins). The generated ``SyncSchema/vulture`` calls it.
+    /// (the first of two same-named entries wins). The generated `SyncSchema.vulture` calls it.
     public init(
         collections: [SchemaCollection], fields: [SchemaField], enums: [SchemaEnum],
         settingsKeys: [SchemaSettingsKey], unitTables: [SchemaUnitTable]

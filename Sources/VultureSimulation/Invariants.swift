@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 
@@ -74,17 +75,54 @@ struct InvariantChecker {
     /// device that kept the record agreed keeps it (schema §5.4 accepts what a device offline that
     /// long brings about).
     var lateDeletes: Set<String> = []
+    /// The SHA-256 of each object's gunzipped bytes as last checked, with the bytes it was computed
+    /// from (nil: they do not gunzip): the check runs after every step, and the bytes rarely change.
+    var objectDigests: [String: (bytes: Data, digest: String?)] = [:]
 
     init(uid: String) { self.uid = uid }
 
+    /// The SHA-256 of `object`'s gunzipped bytes (nil when they do not gunzip), computed again only
+    /// when its bytes differ from the last time.
+    mutating func digest(of object: StorageObject) -> String? {
+        if let known = objectDigests[object.path], known.bytes == object.bytes { return known.digest }
+        let digest = (try? Gzip.decompress(object.bytes, maximumOutputBytes: SchemaLimits.igcImportMaxRawBytes))
+            .map { SHA256Stream.hexDigest(of: $0) }
+        objectDigests[object.path] = (object.bytes, digest)
+        return digest
+    }
+
+    /// Each kind of Storage object with `/collection/` of the records that name it (`/flights/`, `/mapFiles/`).
+    static let blobCollections: [(kind: StorageObjectKind, marker: String)] = StorageObjectKind.allCases.map { kind in
+        (kind, "/\(SyncCollection.allCases.first { $0.documentType == kind.recordType }?.rawValue ?? "")/")
+    }
+
+    /// The blob maps a record holds (`igc` of a flight, `content` of a map file). Called for every
+    /// document at every step, so the path test compares UTF-8 bytes (Foundation's `contains` was a
+    /// sixth of a run's time).
     static func blobMaps(_ doc: FirestoreDocument) -> [(kind: StorageObjectKind, map: [String: FirestoreValue])] {
-        StorageObjectKind.allCases.compactMap { kind in
-            guard
-                doc.path.contains(
-                    "/\(SyncCollection.allCases.first { $0.documentType == kind.recordType }?.rawValue ?? "")/"),
-                case .map(let m)? = doc.fields[kind.mapField]
-            else { return nil }
+        blobCollections.compactMap { kind, marker in
+            guard inCollection(doc.path, marker), case .map(let m)? = doc.fields[kind.mapField] else { return nil }
             return (kind, m)
+        }
+    }
+
+    /// Whether `path` contains `marker` (`/flights/`), byte for byte (a plain scan: paths are short,
+    /// and the standard library's generic `firstRange(of:)` costs more than Foundation's search).
+    static func inCollection(_ path: String, _ marker: String) -> Bool {
+        var path = path
+        var marker = marker
+        return path.withUTF8 { p in
+            marker.withUTF8 { m in
+                guard m.count <= p.count else { return false }
+                var start = 0
+                while start + m.count <= p.count {
+                    var k = 0
+                    while k < m.count && p[start + k] == m[k] { k += 1 }
+                    if k == m.count { return true }
+                    start += 1
+                }
+                return false
+            }
         }
     }
 
@@ -162,9 +200,8 @@ struct InvariantChecker {
                     continue
                 }
                 let expected: String? = kind == .igc ? doc.id : doc.fields["contentHash"]?.stringValue
-                if let expected, !foreignObjects.contains(objectPath),
-                    let raw = try? Gzip.decompress(object.bytes, maximumOutputBytes: SchemaLimits.igcImportMaxRawBytes),
-                    SHA256Stream.hexDigest(of: raw) != expected
+                if let expected, !foreignObjects.contains(objectPath), let digest = digest(of: object),
+                    digest != expected
                 {
                     out.append(
                         InvariantViolation(
@@ -270,7 +307,7 @@ struct InvariantChecker {
             }
         }
         let recents = server.filter { path, fields in
-            path.contains("/flights/") && fields["deleted"] != .boolean(true)
+            Self.inCollection(path, "/flights/") && fields["deleted"] != .boolean(true)
                 && (fields["lastOpenedAt"] ?? .null) != .null
         }
         if recents.count > Int(SchemaLimits.recentsMax) {

@@ -2,6 +2,7 @@ import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 import VultureSyncTesting
@@ -511,7 +512,7 @@ struct World {
     mutating func lateServerEdit() -> ScenarioStep? {
         let all = documents()
         let live = all.filter {
-            $0.path.contains("/flights/") && $0.fields["deleted"] != .boolean(true)
+            InvariantChecker.inCollection($0.path, "/flights/") && $0.fields["deleted"] != .boolean(true)
                 && $0.id != String(repeating: "f", count: 64)
         }
         guard !live.isEmpty else { return nil }
@@ -530,7 +531,7 @@ struct World {
         // Visible late by up to the whole overlap: the newest updatedAt a cursor can stand on (a
         // tombstone's, or one purged since: the devices' flight cursors count too) minus 0…120 s,
         // the edge included.
-        let flights = all.filter { $0.path.contains("/flights/") }
+        let flights = all.filter { InvariantChecker.inCollection($0.path, "/flights/") }
         let now = serverNow()
         let visible = flights.compactMap { doc -> FirestoreTimestamp? in
             if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
@@ -906,48 +907,4 @@ extension SimulationOutcome {
             start: start, devices: devices, pageSize: pageSize, steps: steps)
         return CanonicalJSON.encode(scenario.value)
     }
-}
-
-/// Many independent runs at once, on every core: the outcomes in the order of the options (each
-/// run is its own world, so the order of work changes nothing).
-public enum SimulationBatch {
-    /// Runs every options' seed, each against a server of its own: in memory, or what `backend`
-    /// makes for the run (an emulator project and bucket of its own); a run whose backend cannot
-    /// be made fails with ``Invariant/serverAnswered``.
-    public static func run(
-        _ options: [SimulationOptions],
-        backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)? = nil
-    ) -> [SimulationOutcome] {
-        let results = OutcomeSlots(count: options.count)
-        DispatchQueue.concurrentPerform(iterations: options.count) { i in
-            guard let backend else {
-                results.set(i, Simulation.run(options[i]))
-                return
-            }
-            do {
-                results.set(i, Simulation.run(options[i], backend: try backend(options[i])))
-            } catch {
-                results.set(
-                    i,
-                    SimulationOutcome(
-                        options: options[i], choices: [], trace: [], steps: [], devices: [], pageSize: 0,
-                        start: Simulation.start,
-                        failure: (0, InvariantViolation(invariant: .serverAnswered, message: "\(error)"))))
-            }
-        }
-        return results.all
-    }
-}
-
-/// Slots filled from several threads, one each.
-private final class OutcomeSlots: @unchecked Sendable {
-    private var slots: [SimulationOutcome?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ outcome: SimulationOutcome) {
-        lock.lock()
-        slots[i] = outcome
-        lock.unlock()
-    }
-    var all: [SimulationOutcome] { slots.compactMap { $0 } }
 }

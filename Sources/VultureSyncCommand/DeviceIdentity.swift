@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Who the state directory is: `DIR/device.json` (canonical typed JSON) holds the uid, the device

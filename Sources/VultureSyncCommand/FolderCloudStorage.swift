@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A bucket in a folder on this machine: what `vulture-sync` uploads to when no Cloud Storage

@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -3,6 +3,7 @@
 import Foundation
 import VultureCommandLine
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

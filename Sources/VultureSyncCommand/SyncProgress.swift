@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The progress line of long work: counts of what went over the wire so far, written to a sink

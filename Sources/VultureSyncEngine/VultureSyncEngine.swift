@@ -3,5 +3,6 @@
 // dispatched by the generated `MergeRule.rule(for:fieldPath:)`, the recents trim, tombstones and their
 // purge, and the R4 duplicate pass; each reads its parameters from the generated `SyncRule` rows.
 // Deterministic: no clock, no randomness, no dictionary-order dependence; time comes in as arguments.
-// VultureSyncSchema (the wire format) is re-exported, so one import gives documents and rules.
-@_exported import VultureSyncSchema
+// Documents and rules come from VultureSyncSchema (the wire format), which a client imports beside this
+// module (nothing is re-exported).
+import VultureSyncSchema

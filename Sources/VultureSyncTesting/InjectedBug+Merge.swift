@@ -1,4 +1,5 @@
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

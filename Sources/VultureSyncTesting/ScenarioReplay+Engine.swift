@@ -1,6 +1,7 @@
 import VultureFirestore
 import VultureFirestoreTesting
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A testee: another implementation run as one long-lived process (`/bin/sh -c COMMAND`) and

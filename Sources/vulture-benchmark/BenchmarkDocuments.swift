@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The generated documents every benchmark reads: valid stored-form flights varied per document (from

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `vulture-benchmark json`: canonical typed JSON of 64 MiB — an array of generated flights, as an export

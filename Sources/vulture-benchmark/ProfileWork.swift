@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `vulture-benchmark child profile WORK N [TIMES]`: the in-process work of a pairing on our side alone, the

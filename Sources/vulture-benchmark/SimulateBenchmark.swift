@@ -20,15 +20,13 @@ enum SimulateBenchmark {
         let interactive = isatty(STDERR_FILENO) != 0
         let cpuBefore = processCPUSeconds()
         let elapsed = seconds {
-            while done < count {
-                let chunk = min(100, count - done)
-                let outcomes = SimulationBatch.run(
-                    (0..<chunk).map { SimulationOptions(seed: UInt64(1 + done + $0)) })
-                for o in outcomes {
-                    steps += o.steps.count
-                    if o.failure != nil { failed.append(o.options.seed) }
-                }
-                done += chunk
+            SimulationBatch.run(
+                (0..<count).map { SimulationOptions(seed: UInt64(1 + $0)) },
+                jobs: ProcessInfo.processInfo.activeProcessorCount
+            ) { o in
+                steps += o.steps.count
+                if o.failure != nil { failed.append(o.options.seed) }
+                done += 1
                 if done % 1_000 == 0 || done == count {
                     let line = "  \(done)/\(count) seeds"
                     FileHandle.standardError.write(Data((interactive ? "\r\(line)" : line + "\n").utf8))

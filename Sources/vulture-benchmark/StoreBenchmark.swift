@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncCommand
 import VultureSyncEngine
 import VultureSyncSchema

@@ -2,6 +2,7 @@ import Foundation
 import VultureEmulators
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncCommand
 import VultureSyncEngine
 import VultureSyncSchema

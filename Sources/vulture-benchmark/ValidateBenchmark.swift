@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `vulture-benchmark validate`: parse + schema validation of generated stored-form documents beside

@@ -1,6 +1,7 @@
 import Foundation
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `writes`: Firestore writes applied per second by ``InMemoryFirestore`` beside the Firestore

@@ -1,6 +1,7 @@
 import Foundation
 import VultureCommandLine
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `check DIR`: compares an implementation's output files, named as the goldens, with the

@@ -1,6 +1,7 @@
 import Foundation
 import VultureCommandLine
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `validate`: checks arbitrary documents against the schema, one line per violation

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The goldens travel as resources of VultureConformance, and a failure list travels with the test

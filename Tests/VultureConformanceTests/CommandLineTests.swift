@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The `vulture-conformance` executable as a user runs it: exit codes, lines, the closing summary.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Real input: every IGC file of ../shared/corpus encodes to a flight document that the schema

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The document goldens are valid documents by the schema tables and by the generated codecs.

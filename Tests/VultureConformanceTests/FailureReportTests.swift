@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Failures explain themselves: hints name real fields as real, an id failure shows the text the

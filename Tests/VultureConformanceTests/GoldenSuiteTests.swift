@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 @Suite struct GoldenSuiteTests {

@@ -3,6 +3,7 @@ import Testing
 import VultureConformance
 import VultureReference
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// An implementation with one seeded fault: the reference's answers, changed by `fault` for the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The registry of rule ids and error codes (`Spec/rules.tsv`, `RuleRegistry`) holds every code the

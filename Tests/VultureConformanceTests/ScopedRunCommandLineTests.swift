@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Scoped runs and their reports through the `vulture-conformance` executable: `--only`, `--platform`,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The settings operations of the reference implementation: their shapes, their rejections, and

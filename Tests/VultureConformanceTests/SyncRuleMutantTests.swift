@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Seeded faults in the engine-rule operations (merge, trim, tombstones, duplicates), one per row of

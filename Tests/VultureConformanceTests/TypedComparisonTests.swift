@@ -1,5 +1,6 @@
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 @Suite struct TypedComparisonTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `validate --format rest` on writes as an SDK sends them (REST `Write`, `CommitRequest`,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The runner judges a merge write by its effect on the case's stored base (Goldens/FORMAT.md,

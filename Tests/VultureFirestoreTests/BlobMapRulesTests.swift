@@ -3,6 +3,7 @@ import Testing
 import VultureEmulators
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The blob-map rules of `Goldens/firestore.rules` on the Firestore emulator, as a table of allowed

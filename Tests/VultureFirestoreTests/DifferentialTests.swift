@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The in-memory Firestore held to the emulator: random write sequences applied to both, compared

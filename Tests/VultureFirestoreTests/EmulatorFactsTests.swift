@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 #if canImport(FoundationNetworking)

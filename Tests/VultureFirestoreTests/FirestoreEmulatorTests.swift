@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The emulator's test support itself, on an emulator of its own (the shared one serves the other

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Behaviours of Firestore's writes found by probing the emulator, pinned: each case runs the same

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The in-memory database answers the pages of one query from one sorted list of its matches

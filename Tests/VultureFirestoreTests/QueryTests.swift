@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The engine's queries (schema §5) on both sides: the pull's pages ordered by `updatedAt` then
@@ -116,5 +117,33 @@ import VultureSyncSchema
         }
         #expect(FirestoreValueOrder.compare(.integer(1), .double(1.0)) == 0)
         #expect(FirestoreValueOrder.compare(.integer(9_007_199_254_740_993), .double(9_007_199_254_740_992)) == 1)
+    }
+
+    /// References and strings compare without splitting or copying; the result is the definition's:
+    /// segments split at `/` compared by UTF-8 bytes, then the number of segments; strings by bytes.
+    @Test func referencesAndStringsOrderAsTheirDefinition() {
+        func bytes(_ a: some Sequence<UInt8>, _ b: some Sequence<UInt8>) -> Int {
+            let (x, y) = (Array(a), Array(b))
+            for (p, q) in zip(x, y) where p != q { return p < q ? -1 : 1 }
+            return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        }
+        func bySegments(_ a: String, _ b: String) -> Int {
+            let (xs, ys) = (FirestoreLimits.slashSegments(a), FirestoreLimits.slashSegments(b))
+            for (p, q) in zip(xs, ys) {
+                let c = bytes(p.utf8, q.utf8)
+                if c != 0 { return c }
+            }
+            return xs.count == ys.count ? 0 : (xs.count < ys.count ? -1 : 1)
+        }
+        let names = [
+            "", "a", "a/", "a/b", "a/b/", "a//b", "a.b", "a.b/c", "a!/b", "a/b/c", "ab", "ab/c", "a/bc", "a/b!",
+            "a/\u{301}", "é/a", "e\u{301}/a", "a/\u{10FFFF}", "a/\u{7F}", "/a", "//", "a/b/c/d",
+        ]
+        for a in names {
+            for b in names {
+                #expect(FirestoreValueOrder.compare(.reference(a), .reference(b)) == bySegments(a, b), "\(a) vs \(b)")
+                #expect(FirestoreValueOrder.compare(.string(a), .string(b)) == bytes(a.utf8, b.utf8), "\(a) vs \(b)")
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import VultureEmulators
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The generated security rules (`Goldens/firestore.rules`) loaded in the Firestore emulator, held

@@ -1,4 +1,5 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncSchema
 
 @testable import VultureFirestore

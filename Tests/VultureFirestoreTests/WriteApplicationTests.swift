@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `FirestoreWrite.apply(to:requestTime:)`, rule by rule, with the values Firestore (its emulator)

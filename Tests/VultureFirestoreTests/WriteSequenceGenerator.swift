@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Random commits for the differential test, from a seed: full sets, leaf merges (nested and empty

@@ -4,6 +4,7 @@ import VultureScenarios
 import VultureSchemaCore
 import VultureSimulation
 import VultureSyncEngine
+import VultureSyncSchema
 import VultureSyncTesting
 
 /// The simulation as README "The simulation" describes it: seeded worlds against the reference

@@ -3,6 +3,7 @@ import Testing
 import VultureCommandLine
 import VultureEmulators
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncCommand
 import VultureSyncEngine
 import VultureSyncSchema

@@ -1,4 +1,5 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncEngine
 
 /// The R4 duplicate pass (schema §4 risk R4), by the criteria and keep order of Spec/sync-rules.tsv.

@@ -3,6 +3,7 @@ import Testing
 import VultureEmulators
 import VultureFirestore
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 import VultureSyncTesting

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import VultureSchemaCore
 import VultureSyncEngine
+import VultureSyncSchema
 
 /// SplitMix64: a small deterministic generator, so every run checks the same documents.
 struct SplitMix64 {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import VultureSchemaCore
 import VultureSyncEngine
+import VultureSyncSchema
 
 /// A timestamp `seconds` after 2026-11-01T00:00:00Z plus `micros` microseconds.
 func time(_ seconds: Int64, _ micros: Int32 = 0) -> FirestoreTimestamp {

@@ -1,5 +1,7 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncEngine
+import VultureSyncSchema
 
 /// The recents trim, iOS's trimRecents (schema §5.3, §5.5; Spec/sync-rules.tsv area trim).
 @Suite struct RecentsTrimTests {

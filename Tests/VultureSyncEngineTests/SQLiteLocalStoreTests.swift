@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureFirestore
 import VultureFirestoreTesting
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -3,6 +3,7 @@ import Testing
 import VultureFirestore
 import VultureFirestoreTesting
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureFirestore
 import VultureScenarios
+import VultureSchemaCore
 import VultureSimulation
 import VultureSyncEngine
 import VultureSyncSchema

@@ -1,5 +1,7 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncEngine
+import VultureSyncSchema
 
 /// The settings rule (schema §5.3, §5.5): per key the larger `t`, a tie to the cloud, t = 0 for a
 /// value never changed; moved here with the merge from the settings codec.

@@ -1,5 +1,7 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncEngine
+import VultureSyncSchema
 
 /// Tombstones (schema §5.4): the document, the Storage objects a delete releases with the
 /// storageBytes change, and the purge.

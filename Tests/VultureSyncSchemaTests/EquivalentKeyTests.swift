@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Two keys of one object that differ in bytes but are canonically equivalent (`"é"`, `"e\u{301}"`):

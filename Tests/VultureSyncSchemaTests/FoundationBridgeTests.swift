@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Timestamps ↔ Date, and values ↔ the Foundation form the Firebase SDK's dictionaries use.

@@ -1,4 +1,5 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Module-qualified names resolve: no declaration in the module is named like the module (an
@@ -8,6 +9,6 @@ import VultureSyncSchema
         #expect(ObjectIdentifier(VultureSyncSchema.Sport.self) == ObjectIdentifier(Sport.self))
         #expect(ObjectIdentifier(VultureSyncSchema.MapFileSource.self) == ObjectIdentifier(MapFileSource.self))
         #expect(ObjectIdentifier(VultureSyncSchema.IGCBlob.self) == ObjectIdentifier(IGCBlob.self))
-        #expect(ObjectIdentifier(VultureSyncSchema.FirestoreValue.self) == ObjectIdentifier(FirestoreValue.self))
+        #expect(ObjectIdentifier(VultureSchemaCore.FirestoreValue.self) == ObjectIdentifier(FirestoreValue.self))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import VultureSchemaCore
 
 @testable import VultureSyncSchema
 

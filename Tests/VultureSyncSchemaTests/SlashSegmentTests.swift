@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Document names, document paths and JSON pointers are split at `/` by scalars: a segment that starts

@@ -1,4 +1,5 @@
 import Testing
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `String(validUTF8:)`, the validating decoder that works before macOS 15 and iOS 18.

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Storage object paths, metadata, the size cap and download verification (schema §2 Storage objects).

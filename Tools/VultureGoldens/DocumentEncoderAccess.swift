@@ -1,5 +1,6 @@
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The reference encoder, for vector definitions that start from a golden's document.

@@ -1,6 +1,7 @@
 import Foundation
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// One document golden before its documents are known: `encode` answers it in both forms.

@@ -1,6 +1,7 @@
 import Foundation
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Field-merge payloads, tombstone writes and decoding with unknown fields (schema §2, §5.1, §5.4).

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `Goldens/vectors/trim.json`: the recents trim, iOS's trimRecents (schema §5.3, §5.5).

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Deterministic ids (schema §4), with the cases where Swift's or Python's own trim/lowercase

@@ -1,6 +1,7 @@
 import Foundation
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Invalid documents, each breaking one rule; the case names the rule id a validator must report

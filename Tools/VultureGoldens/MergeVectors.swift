@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Instants of the engine vectors: 2026-11-01T10:00:00Z plus `seconds` and `micros`.

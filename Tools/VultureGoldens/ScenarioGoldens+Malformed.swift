@@ -1,6 +1,7 @@
 import Foundation
 import VultureFirestore
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

@@ -3,6 +3,7 @@ import Foundation
 import VultureFirestore
 import VultureFirestoreTesting
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

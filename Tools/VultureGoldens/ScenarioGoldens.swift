@@ -4,6 +4,7 @@
 import Foundation
 import VultureFirestore
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 import VultureSyncTesting

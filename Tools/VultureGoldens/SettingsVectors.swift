@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// settings/synced: the iOS key-value store ↔ cloud values by the key and unit tables

@@ -1,4 +1,5 @@
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// One vector case before its output is known: the reference implementation answers it when the

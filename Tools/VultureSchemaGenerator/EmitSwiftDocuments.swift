@@ -53,6 +53,8 @@ struct SwiftDocumentsEmitter {
     private func registryFile() -> GeneratedFile {
         var out = SwiftText.lineComment(SchemaGenerator.doNotEdit(["collections.tsv"]))
         out.append("")
+        out.append("import VultureSchemaCore")
+        out.append("")
         out.append("extension SyncSchema {")
         out += SwiftText.docComment(
             "The generated document type of every collection of `Spec/collections.tsv`, in table order.",
@@ -116,6 +118,7 @@ struct SwiftDocumentsEmitter {
         var out = SwiftText.lineComment(SchemaGenerator.doNotEdit(sources))
         out.append("")
         out.append("import Foundation")
+        out.append("import VultureSchemaCore")
         out.append("")
         out += SwiftText.docComment(ownerDoc(owner), indent: "")
         out += SwiftText.docComment(
@@ -221,7 +224,7 @@ struct SwiftDocumentsEmitter {
                 + "- Parameters:\n  - firestoreValue: a `.map`.\n  - pointer: the JSON pointer of the map, "
                 + "for errors.\n  - form: `.write` checks a full write (every required field present, `updatedAt` "
                 + "the server timestamp sentinel); `.stored` rejects sentinels; nil accepts either.\n"
-                + "- Throws: ``SchemaInputError`` naming the field's pointer: `schema.type` (wrong type, null where "
+                + "- Throws: `SchemaInputError` naming the field's pointer: `schema.type` (wrong type, null where "
                 + "not nullable), `schema.missing-field`, `schema.enum`, `schema.limit`, `schema.format`.",
             indent: "    ")
         out.append(

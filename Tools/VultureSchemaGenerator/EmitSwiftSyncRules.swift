@@ -186,7 +186,8 @@ struct SwiftSyncRulesEmitter {
     }
 
     /// The lines returning `r` when the path matches it: `case "x": return …` for an exact path, an
-    /// `if` over the segments for a path with `*`.
+    /// `if` over the segments for a path with `*` (the path is split only where such a row is: the
+    /// merge asks for the rule of every field it visits).
     private func matchLines(_ rules: [MergeRuleSpec], indent: String) -> [String] {
         var out: [String] = []
         let exact = rules.filter { !($0.fieldPath ?? "").split(separator: ".").contains("*") }
@@ -199,6 +200,9 @@ struct SwiftSyncRulesEmitter {
             }
             out.append(indent + "default: break")
             out.append(indent + "}")
+        }
+        if !patterns.isEmpty {
+            out.append(indent + "let segments = fieldPath.split(separator: \".\", omittingEmptySubsequences: false)")
         }
         for r in patterns {
             let segments = (r.fieldPath ?? "").split(separator: ".", omittingEmptySubsequences: false)
@@ -224,10 +228,6 @@ struct SwiftSyncRulesEmitter {
             "    /// else a row for every document with the path, else the row for every field.",
             "    public static func rule(for collection: SyncCollection, fieldPath: String) -> MergeRule {",
         ]
-        let usesSegments = fieldRules.contains { ($0.fieldPath ?? "").split(separator: ".").contains("*") }
-        if usesSegments {
-            out.append("        let segments = fieldPath.split(separator: \".\", omittingEmptySubsequences: false)")
-        }
         var byCollection: [(String, [MergeRuleSpec])] = []
         for c in spec.collections {
             let rows = fieldRules.filter { $0.document == c.documentType }

@@ -16,6 +16,8 @@ struct SwiftTablesEmitter {
         var out: [String] = []
         out += SwiftText.lineComment(SchemaGenerator.doNotEdit(Self.sources))
         out.append("")
+        out.append("import VultureSchemaCore")
+        out.append("")
         out.append("extension SyncSchema {")
         out += SwiftText.docComment(
             "The Vulture sync schema's collections, fields, enums, settings keys and unit tables as descriptors, "

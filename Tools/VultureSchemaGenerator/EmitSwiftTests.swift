@@ -16,6 +16,7 @@ struct SwiftTestsEmitter {
             "",
             "import Foundation",
             "import Testing",
+            "import VultureSchemaCore",
             "",
             "@testable import VultureSyncSchema",
             "",

@@ -18,6 +18,8 @@ struct SwiftValidationEmitter {
     func file() -> GeneratedFile {
         var out = SwiftText.lineComment(SchemaGenerator.doNotEdit(Self.sources))
         out.append("")
+        out.append("import VultureSchemaCore")
+        out.append("")
         out.append("extension SchemaValidator {")
         out += dispatcher()
         for c in spec.collections { out += ownerPredicate(c.documentType, fields: spec.allFields(of: c.documentType)) }

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Builds the DocC catalogs of the libraries an app imports (VultureSyncSchema, VultureFirestore,
+# Builds the DocC catalogs of the libraries an app imports (VultureSchemaCore, VultureSyncSchema, VultureFirestore,
 # VultureSyncEngine, VultureConformance) with the toolchain's own docc, warnings as errors. swift-docc-plugin cannot be
-# fetched here, so the symbol graphs come from `swift symbolgraph-extract` over the built modules (VultureSyncSchema
-# with the core module it re-exports), and `docc convert` turns each catalog into an archive.
+# fetched here, so the symbol graphs come from `swift symbolgraph-extract` over the built modules (nothing is
+# re-exported: each catalog covers its own module), and `docc convert` turns each catalog into an archive.
 # Usage: Tools/ci/docc.sh [OUTPUT_DIR]   (from anywhere; default OUTPUT_DIR: .build/docc)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,15 +18,11 @@ triple=$(basename "$(dirname "$bin")")
 mkdir -p "$out"
 graphs=$(mktemp -d)
 trap 'rm -rf "$graphs"' EXIT
-for module in VultureSyncSchema VultureFirestore VultureSyncEngine VultureConformance; do
+for module in VultureSchemaCore VultureSyncSchema VultureFirestore VultureSyncEngine VultureConformance; do
   mkdir -p "$graphs/$module"
-  # Only VultureSyncSchema documents the core it re-exports; VultureSyncEngine re-exports
-  # VultureSyncSchema for its callers, but its catalog covers the engine alone.
-  reexported=""
-  [ "$module" = VultureSyncSchema ] && reexported="-experimental-allowed-reexported-modules=VultureSchemaCore"
   swift symbolgraph-extract -module-name "$module" -target "$triple" \
     -I "$modules" -I Sources/CZlib -I Sources/CCrypto -I Sources/CSQLite \
-    -minimum-access-level public -skip-inherited-docs $reexported \
+    -minimum-access-level public -skip-inherited-docs \
     -output-dir "$graphs/$module"
   rm -rf "$out/$module.doccarchive"
   docc convert "Sources/$module/$module.docc" \
@@ -35,4 +31,4 @@ for module in VultureSyncSchema VultureFirestore VultureSyncEngine VultureConfor
     --warnings-as-errors \
     --output-dir "$out/$module.doccarchive"
 done
-echo "docc: $out/VultureSyncSchema.doccarchive, $out/VultureFirestore.doccarchive, $out/VultureSyncEngine.doccarchive, $out/VultureConformance.doccarchive (no warnings)"
+echo "docc: $out/VultureSchemaCore.doccarchive, $out/VultureSyncSchema.doccarchive, $out/VultureFirestore.doccarchive, $out/VultureSyncEngine.doccarchive, $out/VultureConformance.doccarchive (no warnings)"

@@ -57,7 +57,7 @@ public enum StorageSize {
     /// The size of a document: name + fields + 32 bytes.
     /// - Parameters:
     ///   - path: the document's path relative to the database (`users/jeff/tasks/my_task_id`).
-    ///   - fields: its fields.
+    ///   - f: its fields.
     public static func document(path: String, fields f: [String: FirestoreValue]) -> Int {
         documentName(path) + fields(f) + 32
     }

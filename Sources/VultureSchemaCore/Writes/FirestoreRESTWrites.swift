@@ -163,7 +163,9 @@ extension FirestoreRESTJSON {
     }
 
     /// The REST `Write` node of a write.
-    /// - Parameter database: `projects/{p}/databases/{d}`, the database the write's path is in.
+    /// - Parameters:
+    ///   - write: the write, with its document path.
+    ///   - database: `projects/{p}/databases/{d}`, the database the write's path is in.
     /// - Throws: `SchemaInputError` (`write.shape`) when the write has no path.
     public static func writeNode(_ write: FirestoreWrite, database: String) throws -> JSONNode {
         guard let path = write.path else {

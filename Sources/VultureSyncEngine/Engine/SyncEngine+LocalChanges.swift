@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Why a local change was refused.

@@ -1,4 +1,5 @@
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 extension SyncEngine {

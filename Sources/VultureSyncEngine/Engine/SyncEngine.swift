@@ -1,5 +1,6 @@
 import Foundation
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Who syncs: the signed-in user, this install, and what the ID token says (schema §2, §6).

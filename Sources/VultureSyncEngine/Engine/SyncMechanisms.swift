@@ -1,4 +1,5 @@
 import VultureFirestore
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// How the engine carries out what the schema asks (schema §3, §5): each value is one step of the

@@ -1,5 +1,9 @@
 /// One group of the R4 duplicate pass: the flight kept, with the others' fields merged into it, and
 /// the flights to tombstone.
+
+import VultureSchemaCore
+import VultureSyncSchema
+
 public struct DuplicateGroup: Sendable, Hashable {
     /// The id of the flight kept.
     public var keep: String

@@ -2,6 +2,10 @@
 /// with the larger `t` wins; the same `t` goes to the row's tie (the server), so every device
 /// converges. A local value the user never changed carries `t = 0` (`SchemaConstants.untouchedSettingTime`)
 /// and so loses to any cloud entry.
+
+import VultureSchemaCore
+import VultureSyncSchema
+
 public enum SettingsEntryMerge {
     /// The entry time key of a `{v, t, d}` entry (schema §2 settings/synced).
     static let timeKey = "t"

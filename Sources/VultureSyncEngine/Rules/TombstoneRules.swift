@@ -1,4 +1,8 @@
 /// A tombstone as the purge sees it: its document name (or id) and `deletedAt`.
+
+import VultureSchemaCore
+import VultureSyncSchema
+
 public struct PurgeCandidate: Sendable, Hashable {
     /// The document name or path (`users/u/flights/…`); the purge's tie-break orders by it.
     public var name: String

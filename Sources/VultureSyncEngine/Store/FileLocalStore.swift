@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A local store in a directory, for the command line: `state.json` (every row and the engine

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// One record on the device: its document, the sync base, and the bookkeeping the engine needs
@@ -64,7 +65,7 @@ public struct LocalRow: Sendable, Hashable {
     /// `updatedAt` of ``pushedFields`` differs from the base.
     public var isDirty: Bool {
         guard let base else { return true }
-        return !Self.changedFields(from: base, to: pushedFields).isEmpty
+        return Self.hasChangedFields(from: base, to: pushedFields)
     }
 
     /// The fields as a push sends them: ``fields``, except that a flight waiting for its task
@@ -92,7 +93,18 @@ public struct LocalRow: Sendable, Hashable {
     public static func changedFields(from base: [String: FirestoreValue], to fields: [String: FirestoreValue])
         -> [String]
     {
-        Set(base.keys).union(fields.keys).filter { $0 != "updatedAt" && base[$0] != fields[$0] }.sorted()
+        var changed: [String] = []
+        for (key, value) in fields where key != "updatedAt" && base[key] != value { changed.append(key) }
+        for key in base.keys where key != "updatedAt" && fields[key] == nil { changed.append(key) }
+        return changed.sorted()
+    }
+
+    /// Whether ``changedFields(from:to:)`` would name any field: the first difference answers (a push
+    /// and a purge ask it of every row).
+    static func hasChangedFields(from base: [String: FirestoreValue], to fields: [String: FirestoreValue]) -> Bool {
+        for (key, value) in fields where key != "updatedAt" && base[key] != value { return true }
+        for key in base.keys where key != "updatedAt" && fields[key] == nil { return true }
+        return false
     }
 }
 

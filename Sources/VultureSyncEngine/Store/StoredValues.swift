@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// Why a stored row or engine state cannot be read back: the JSON pointer inside the stored value

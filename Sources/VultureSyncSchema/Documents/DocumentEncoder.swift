@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Who writes a document and when (schema §2 common fields).
 public struct WriterContext: Sendable, Hashable {

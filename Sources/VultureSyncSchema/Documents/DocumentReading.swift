@@ -1,8 +1,10 @@
+import VultureSchemaCore
+
 extension SyncCollection {
     /// A stored document read with its generated type and written back in stored form: unknown
     /// fields, top-level and nested, come back unchanged (schema §2 common fields: "a reader ignores
     /// fields it does not know and never deletes them"). A tombstone is read as its common fields.
-    /// - Throws: ``SchemaInputError`` with the reader's rule (`value.sentinel-in-stored-form` and the
+    /// - Throws: `SchemaInputError` with the reader's rule (`value.sentinel-in-stored-form` and the
     ///   other value rules first, then `schema.type`, `schema.missing-field`, `schema.null-unless`, …).
     public func decodeStored(_ document: [String: FirestoreValue]) throws -> [String: FirestoreValue] {
         try FirestoreValue.map(document).validate(form: .stored)

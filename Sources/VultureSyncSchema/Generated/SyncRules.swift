@@ -754,7 +754,6 @@ extension MergeRule {
     /// document of `collection`: the document type's own row for the path (a `*` segment matches any one key),
     /// else a row for every document with the path, else the row for every field.
     public static func rule(for collection: SyncCollection, fieldPath: String) -> MergeRule {
-        let segments = fieldPath.split(separator: ".", omittingEmptySubsequences: false)
         switch collection {
         case .tasks:
             switch fieldPath {
@@ -811,6 +810,7 @@ extension MergeRule {
             default: break
             }
         case .settings:
+            let segments = fieldPath.split(separator: ".", omittingEmptySubsequences: false)
             if segments.count == 2, segments[0] == "values" {
                 return MergeRule("SettingsDocument", "values.*", .largerEntryTime, .server)
             }

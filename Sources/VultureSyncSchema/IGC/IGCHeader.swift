@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// What a flight document takes from an IGC file without analysing the track: the six header
 /// fields the apps let a pilot edit, the flight date and the first and last fix times

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// What a collection's id rule needs besides the document's own fields (schema §4).
 public struct DocumentIdInputs: Sendable, Hashable {

@@ -1,11 +1,12 @@
 import Foundation
+import VultureSchemaCore
 
 // The hand-written half of the generated document codecs (`Generated/*.swift`): how one
 // field value is read from and written to the value model, and how a map's fields are read one by
 // one with the table's presence, nullability, default and limits (Spec/fields.tsv, Goldens/FORMAT.md).
 
 /// A Swift type that stands for one Firestore field value of the schema: `String`, `Bool`, `Int64`,
-/// `Double`, ``FirestoreTimestamp``, `Data`, ``FirestoreValue`` (a settings entry's `v`), arrays and
+/// `Double`, `FirestoreTimestamp`, `Data`, `FirestoreValue` (a settings entry's `v`), arrays and
 /// `[String: T]` dictionaries of them, the generated enums and the generated map types.
 public protocol FirestoreFieldCodable {
     /// Reads the value at `pointer`.
@@ -13,21 +14,21 @@ public protocol FirestoreFieldCodable {
     ///   - value: the Firestore value (never `.null`: the map reader handles null).
     ///   - pointer: RFC 6901 pointer of the value, for errors.
     ///   - form: `.write` or `.stored` to check the form's sentinels, nil to accept either.
-    /// - Throws: ``SchemaInputError`` (`schema.type`, `schema.enum`, and the nested map's errors).
+    /// - Throws: `SchemaInputError` (`schema.type`, `schema.enum`, and the nested map's errors).
     static func decodeField(_ value: FirestoreValue, pointer: String, form: DocumentForm?) throws -> Self
     /// The value in the given form of a document.
     func encodeField(form: DocumentForm) -> FirestoreValue
 }
 
 /// A generated map type (a document or a nested map of `Spec/fields.tsv`): read from and written to
-/// a ``FirestoreValue/map(_:)``, keeping the fields it does not know.
+/// a `FirestoreValue.map(_:)`, keeping the fields it does not know.
 public protocol SchemaMapCodable: FirestoreFieldCodable, Sendable, Hashable {
     /// The owner name in `Spec/fields.tsv` (`FlightDocument`, `FlightSummary`).
     static var schemaOwner: String { get }
     /// Fields the schema does not name, kept so that a reader never drops a newer version's fields.
     var unknownFields: [String: FirestoreValue] { get set }
     /// Reads a map. See the generated types for the rules.
-    /// - Throws: ``SchemaInputError`` naming the field's JSON pointer.
+    /// - Throws: `SchemaInputError` naming the field's JSON pointer.
     init(firestoreValue: FirestoreValue, pointer: String, form: DocumentForm?) throws
     /// The map in the given form (Goldens/FORMAT.md).
     func firestoreValue(form: DocumentForm) -> FirestoreValue

@@ -1,3 +1,5 @@
+import VultureSchemaCore
+
 extension SchemaValidator {
     /// Every violation of one write (Firestore's `Write`, README "Writes") against the schema, in
     /// the order found: its document path (collection and deterministic id, as for a REST document

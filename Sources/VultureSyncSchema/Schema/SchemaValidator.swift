@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 // SchemaRule, the ids of the violations, is generated from Spec/rules.tsv (Generated/SchemaRule.swift).
 
@@ -48,9 +49,9 @@ public struct ValidationOptions: Sendable, Hashable {
     }
 }
 
-/// Checks documents against the schema tables (``SyncSchema``), field by field.
+/// Checks documents against the schema tables (`SyncSchema`), field by field.
 ///
-/// For the tables generated from `Spec/` (``SyncSchema/vulture``) a document is first checked by the
+/// For the tables generated from `Spec/` (`SyncSchema.vulture`) a document is first checked by the
 /// straight-line code generated from the same tables (`Generated/DocumentValidation.swift`); only a
 /// document with something to report is walked through the tables, which word every violation.
 ///
@@ -568,7 +569,7 @@ public struct SchemaValidator: Sendable {
         !(d.isFinite && (d / step).rounded() * step != d)
     }
 
-    /// Whether two strings hold the same Unicode scalars (``FirestoreValue`` equality, not `==`, which
+    /// Whether two strings hold the same Unicode scalars (`FirestoreValue` equality, not `==`, which
     /// also equates canonically equivalent strings).
     static func sameScalars(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }

@@ -41,8 +41,11 @@
 ///   `Float` is written as that `Float`'s shortest decimal (`0.30000001192092896` → `0.3`), so iOS
 ///   and Android write the same number.
 /// - The same fallbacks apply to cloud values on the way to iOS (``normalizedCloudValue(_:of:)``).
+
+import VultureSchemaCore
+
 public struct SettingsCodec: Sendable {
-    /// The schema whose settings key, unit and enum tables drive the codec (normally ``SyncSchema/vulture``).
+    /// The schema whose settings key, unit and enum tables drive the codec (normally `SyncSchema.vulture`).
     public let schema: SyncSchema
 
     /// A codec over `schema`'s settings tables.

@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+import VultureSchemaCore
 
 @testable import VultureSyncSchema
 

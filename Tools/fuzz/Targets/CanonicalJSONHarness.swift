@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// canonical-json: every way to read canonical typed JSON gives the same answer, and what is read

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// firestore-rest: every REST reader gives a value or a typed error with its position; what it reads

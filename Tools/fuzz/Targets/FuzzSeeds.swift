@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureSchemaCore
 import VultureSchemaGenerator
 import VultureSyncSchema
 

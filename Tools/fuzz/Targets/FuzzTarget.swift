@@ -1,5 +1,6 @@
 import Foundation
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// The fuzz targets of Tools/fuzz (README "Fuzzing"): one per reader of untrusted bytes, plus the

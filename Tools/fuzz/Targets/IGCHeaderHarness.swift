@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncCommand
 import VultureSyncSchema
 

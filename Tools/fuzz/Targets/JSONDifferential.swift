@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// A JSON value as a reference parser gives it: integers apart from reals, strings as UTF-8 bytes,

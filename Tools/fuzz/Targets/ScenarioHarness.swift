@@ -1,5 +1,6 @@
 import Foundation
 import VultureScenarios
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

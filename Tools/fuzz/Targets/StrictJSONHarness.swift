@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// strict-json: the strict reader gives a tree or a `json.*` error with its position; a tree written

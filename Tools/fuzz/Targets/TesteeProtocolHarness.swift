@@ -1,5 +1,6 @@
 import Foundation
 import VultureConformance
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// testee-protocol: the input is a session of lines (split at LF). Each line goes to the runner's

@@ -5,6 +5,7 @@ import VultureConformance
 import VultureFirestore
 import VultureFirestoreTesting
 import VultureReference
+import VultureSchemaCore
 import VultureSyncEngine
 import VultureSyncSchema
 

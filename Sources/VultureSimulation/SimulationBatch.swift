@@ -1,0 +1,132 @@
+import Foundation
+
+/// Many independent runs at once on worker threads, the outcomes in the order of the options. Each
+/// run is a world of its own (its server, stores, clocks and seeded generator; nothing shared), so
+/// how many threads run it, and in which order they finish, changes no outcome: one seed, one trace
+/// hash, whatever `jobs` is.
+public enum SimulationBatch {
+    /// Runs every options' seed, each against a server of its own: in memory, or what `backend`
+    /// makes for the run (an emulator project and bucket of its own); a run whose backend cannot
+    /// be made fails with ``Invariant/serverAnswered``. On every core.
+    public static func run(
+        _ options: [SimulationOptions],
+        backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)? = nil
+    ) -> [SimulationOutcome] {
+        var outcomes: [SimulationOutcome] = []
+        outcomes.reserveCapacity(options.count)
+        run(options, jobs: ProcessInfo.processInfo.activeProcessorCount, backend: backend) { outcomes.append($0) }
+        return outcomes
+    }
+
+    /// Runs every options' seed on `jobs` worker threads (at least 1) and hands each outcome to
+    /// `report` on the calling thread, in the order of `options`, as soon as it and every earlier one
+    /// are done. Workers run at most a few seeds ahead of the one `report` waits for, so the outcomes
+    /// held at once stay bounded however many seeds there are.
+    /// - Throws: what `report` throws; the workers then stop after the seeds they are running.
+    public static func run<Failure: Error>(
+        _ options: [SimulationOptions], jobs: Int,
+        backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)? = nil,
+        report: (SimulationOutcome) throws(Failure) -> Void
+    ) throws(Failure) {
+        guard !options.isEmpty else { return }
+        let workers = max(1, min(jobs, options.count))
+        let queue = OutcomeQueue(count: options.count, window: max(16, 8 * workers))
+        for _ in 0..<workers {
+            let thread = Thread {
+                while let i = queue.claim() { queue.finish(i, runOne(options[i], backend: backend)) }
+                queue.workerExited()
+            }
+            // The engine's merge recurses into nested maps: the main thread's stack size, not a
+            // secondary thread's default.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        defer {
+            queue.cancel()
+            queue.waitForWorkers(workers)
+        }
+        for i in options.indices { try report(queue.take(i)) }
+    }
+
+    /// One run against its own in-memory server or the backend made for it.
+    static func runOne(
+        _ options: SimulationOptions, backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)?
+    ) -> SimulationOutcome {
+        guard let backend else { return Simulation.run(options) }
+        do {
+            return Simulation.run(options, backend: try backend(options))
+        } catch {
+            return SimulationOutcome(
+                options: options, choices: [], trace: [], steps: [], devices: [], pageSize: 0,
+                start: Simulation.start,
+                failure: (0, InvariantViolation(invariant: .serverAnswered, message: "\(error)")))
+        }
+    }
+}
+
+/// The hand-over between the workers and the reporting thread: the next seed to claim, the outcomes
+/// done but not yet reported, and how many workers have exited.
+private final class OutcomeQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let count: Int
+    private let window: Int
+    private var next = 0
+    private var reported = 0
+    private var done: [Int: SimulationOutcome] = [:]
+    private var cancelled = false
+    private var exited = 0
+
+    init(count: Int, window: Int) {
+        self.count = count
+        self.window = window
+    }
+
+    /// The index of the next run, waiting while the workers are `window` runs ahead of the report;
+    /// nil when every run is claimed or the batch is cancelled.
+    func claim() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled && next < count && next >= reported + window { condition.wait() }
+        guard !cancelled, next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func finish(_ i: Int, _ outcome: SimulationOutcome) {
+        condition.lock()
+        done[i] = outcome
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The outcome of run `i`, waiting until it is done; every run before `i` has been taken.
+    func take(_ i: Int) -> SimulationOutcome {
+        condition.lock()
+        defer { condition.unlock() }
+        while done[i] == nil { condition.wait() }
+        let outcome = done.removeValue(forKey: i)!
+        reported = i + 1
+        condition.broadcast()
+        return outcome
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func workerExited() {
+        condition.lock()
+        exited += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitForWorkers(_ workers: Int) {
+        condition.lock()
+        while exited < workers { condition.wait() }
+        condition.unlock()
+    }
+}
