@@ -53,6 +53,16 @@ import VultureSyncTesting
         #expect(Simulation.run(SimulationOptions(seed: expected.seed)).failure == nil)
     }
 
+    /// Seeds past 1,000 that once broke an invariant, each kept as a regression: a re-import over a
+    /// newer analysis (analysisVersionNeverDrops), an object uploaded after another device's
+    /// tombstone or left by a tombstone whose answer was lost (noOrphanedObject), and chains that
+    /// need a fourth quiet-end round (convergence).
+    @Test(arguments: [1448, 5337, 8093, 9629, 1477, 5066, 5816, 8267, 4820, 8801, 9075] as [UInt64])
+    func aSeedThatOnceFailedKeepsEveryInvariant(_ seed: UInt64) {
+        let outcome = Simulation.run(SimulationOptions(seed: seed))
+        #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map { "\($0.violation)" } ?? "")")
+    }
+
     @Test func aSeedReplaysItsRun() {
         let once = Simulation.run(SimulationOptions(seed: 42))
         let again = Simulation.run(SimulationOptions(seed: 42))

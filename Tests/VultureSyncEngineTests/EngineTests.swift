@@ -459,3 +459,44 @@ extension FirestoreTimestamp {
         #expect(world.storage.allObjects.isEmpty)
     }
 }
+
+/// A flight deleted here and imported again before any sync is the same IGC: the re-import keeps
+/// the better analysis and track preview (merge-rules.tsv summary, trackPreview; simulation seed
+/// 1448 found a re-import that pushed analysisVersion 2 → 1 over the server's record).
+@Suite struct ReimportTests {
+    @Test func aReimportAfterADeleteKeepsTheHigherAnalysis() throws {
+        let world = World()
+        let (a, store, clock) = world.device("a")
+        let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
+        let analysed: FirestoreValue = .map(["analysisVersion": .integer(2), "duration": .integer(3_600)])
+        let preview: FirestoreValue = .bytes(Data([1, 2, 3]))
+        try a.save(
+            .flights, id: id,
+            changes: ["summary": analysed, "trackPreview": preview, "trackPreviewVersion": .integer(3)])
+        try a.sync()
+        world.tick(clocks: [clock])
+        try a.delete(.flights, id: id)
+        #expect(try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)]) == id)
+        let row = try #require(store.row(.flights, id: id))
+        #expect(row.fields["summary"] == analysed)
+        #expect(row.fields["trackPreviewVersion"] == .integer(3))
+        #expect(row.fields["trackPreview"] == preview)
+        try a.sync()
+        let doc = try #require(try world.firestore.get("users/u1/flights/\(id)"))
+        #expect(doc.fields["deleted"] == .boolean(false))
+        #expect(doc.fields["summary"] == analysed)
+    }
+
+    /// A re-import whose own summary is newer than the deleted record's keeps its own.
+    @Test func aNewerAnalysisOnTheReimportWins() throws {
+        let world = World()
+        let (a, store, clock) = world.device("a")
+        let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
+        try a.sync()
+        world.tick(clocks: [clock])
+        try a.delete(.flights, id: id)
+        let newer: FirestoreValue = .map(["analysisVersion": .integer(5), "duration": .integer(60)])
+        _ = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true), "summary": newer])
+        #expect(store.row(.flights, id: id)?.fields["summary"] == newer)
+    }
+}

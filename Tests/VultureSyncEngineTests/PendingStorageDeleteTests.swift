@@ -93,4 +93,69 @@ import VultureSyncSchema
         m["pendingStorageDeletes"] = .string("users/u1/igc/x.igc.gz")
         #expect(throws: StoredValueError.self) { try EngineState(canonicalValue: .map(m)) }
     }
+
+    /// Two devices over one database and bucket, each with its own recorders (simulation seeds
+    /// 1477 and 8267 found the two cases below).
+    struct Pair {
+        let memory = InMemoryCloudStorage()
+        let clock = ManualClock(FirestoreTimestamp(seconds: 1_792_504_987, microseconds: 0, orEpoch: ()))
+        let database: RecordingFirestore
+        let a: SyncEngine, b: SyncEngine
+        let bucketA: RecordingCloudStorage, storeA = InMemoryLocalStore(), storeB = InMemoryLocalStore()
+
+        init() {
+            database = RecordingFirestore(InMemoryFirestore(clock: clock.source))
+            bucketA = RecordingCloudStorage(memory)
+            a = SyncEngine(
+                configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android),
+                database: database, storage: bucketA, store: storeA, clock: clock.source)
+            b = SyncEngine(
+                configuration: SyncConfiguration(uid: "u1", deviceId: "b", platform: .ios),
+                database: database, storage: RecordingCloudStorage(memory), store: storeB, clock: clock.source)
+        }
+    }
+
+    /// A device uploads a reserved object after another device tombstoned the record (and deleted
+    /// what was not there yet): when it learns of the tombstone, the object it uploaded goes too.
+    @Test func anObjectUploadedAfterAnotherDevicesTombstoneIsDeleted() throws {
+        let w = Pair()
+        let id = try w.a.importFlight(igc: Self.igc, fields: ["inLogbook": .boolean(true)])
+        w.bucketA.inject(.unavailable, next: .upload)
+        #expect(throws: SyncError.self) { try w.a.sync() }
+        #expect(w.memory.allObjects.isEmpty, "reserved, not uploaded")
+        w.clock.advance(seconds: 10)
+        try w.b.sync()
+        try w.b.delete(.flights, id: id)
+        try w.b.sync()
+        #expect(try w.database.get("users/u1/flights/\(id)")?.fields["deleted"] == .boolean(true))
+        w.clock.advance(seconds: 10)
+        // A push alone: the upload lands, marking it uploaded is refused, the record read back is
+        // the tombstone.
+        try w.a.push()
+        #expect(w.storeA.row(.flights, id: id)?.isTombstone == true)
+        #expect(w.memory.allObjects.isEmpty, "the object a's upload put there is deleted")
+        #expect(w.storeA.state.pendingStorageDeletes.isEmpty)
+    }
+
+    /// A device's tombstone lands but its answer is lost and every retry fails; the next sync pulls
+    /// the tombstone (agreed, nothing left to push) and still deletes the object.
+    @Test func aTombstoneWhoseAnswerWasLostStillDeletesItsObject() throws {
+        let w = Pair()
+        let id = try w.a.importFlight(igc: Self.igc, fields: ["inLogbook": .boolean(true)])
+        let path = "users/u1/igc/\(id).igc.gz"
+        try w.a.sync()
+        #expect(w.memory.allObjects.map(\.path) == [path])
+        w.clock.advance(seconds: 10)
+        try w.a.delete(.flights, id: id)
+        w.database.inject(.loseAcknowledgement, next: .commit)
+        for _ in 0..<8 { w.database.inject(.refuse(.unavailable), next: .commit) }
+        #expect(throws: SyncError.self) { try w.a.push() }
+        #expect(try w.database.get("users/u1/flights/\(id)")?.fields["deleted"] == .boolean(true))
+        #expect(w.memory.allObjects.map(\.path) == [path], "the delete after the commit was never made")
+        w.database.clearFaults()
+        try w.a.sync()
+        #expect(w.storeA.row(.flights, id: id)?.isDirty == false)
+        #expect(w.memory.allObjects.isEmpty)
+        #expect(w.storeA.state.pendingStorageDeletes.isEmpty)
+    }
 }

@@ -141,6 +141,7 @@ extension SyncEngine {
             if let t = header.firstFix, let l = header.lastFix { summary.duration = max(0, l.seconds - t.seconds) }
             record["summary"] = summary.firestoreValue(form: .stored)
         }
+        if let deleted = store.row(.flights, id: id) { keepRankedFields(of: deleted, in: &record) }
         _ = try stageSave(.flights, id: id, changes: record)
         guard var row = store.row(.flights, id: id) else {
             try commitLocalChange()
@@ -151,6 +152,25 @@ extension SyncEngine {
         store.setBlob(built.gzipped, at: built.map.path)
         try commitLocalChange()
         return id
+    }
+
+    /// A re-import of a flight deleted here is the same IGC: the analysis and the track preview this
+    /// device or the server already has for it never go down (merge-rules.tsv `summary`,
+    /// `trackPreview`: the higher rank wins, a tie keeps the re-import's).
+    private func keepRankedFields(of deleted: LocalRow, in record: inout [String: FirestoreValue]) {
+        let server = deleted.base.flatMap { $0["deleted"] == .boolean(true) ? nil : $0 }
+        for earlier in [deleted.fields, server].compactMap({ $0 }) {
+            if DocumentMergeRun.analysisVersionOrder(
+                DocumentMergeRun.value(at: "summary.analysisVersion", in: earlier),
+                DocumentMergeRun.value(at: "summary.analysisVersion", in: record)) > 0
+            {
+                record["summary"] = earlier["summary"]
+            }
+            if DocumentMergeRun.trackPreviewOrder(earlier["trackPreviewVersion"], record["trackPreviewVersion"]) > 0 {
+                record["trackPreview"] = earlier["trackPreview"]
+                record["trackPreviewVersion"] = earlier["trackPreviewVersion"]
+            }
+        }
     }
 
     /// Imports a map file's content (schema §2 mapFiles): the content hash and the gzipped object;

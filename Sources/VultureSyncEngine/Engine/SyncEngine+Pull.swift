@@ -125,6 +125,7 @@ extension SyncEngine {
         let remote = document.fields
         pulledPaths?.insert("\(collection.rawValue)/\(document.id)")
         if var row = store.row(collection, id: document.id) {
+            let releasedHere = objectReleasedHere(row)
             // A document made again since this row's agreement (deleted, its tombstone purged, then
             // written anew) is a new record to this row: the old base says nothing about it, and an
             // object the old record uploaded went with its tombstone, so a blob this device holds is
@@ -165,6 +166,14 @@ extension SyncEngine {
             // A revived row is this device's creation still; any other now agrees with the server.
             row.createdSinceAgreement = merged.revived
             store.put(row)
+            // A record that ends here as a tombstone may leave an object only this device knows of:
+            // it becomes a pending delete, which the next push makes after asking the server whether
+            // a live record names it.
+            if let path = releasedHere, merged.isTombstone, configuration.mechanisms.storageDeletesPending,
+                !localRowNames(path)
+            {
+                addPendingDeletes([path])
+            }
         } else {
             var row = LocalRow(
                 collection: collection, id: document.id, fields: remote, base: remote,
@@ -232,6 +241,25 @@ extension SyncEngine {
         else { return false }
         guard case .map(let now)? = remote[kind.mapField] else { return true }
         return now["path"] == agreed["path"] && now["uploaded"] == .boolean(false)
+    }
+
+    /// The object a row would leave behind if a pulled tombstone ended it, or nil: a live row's
+    /// upload the server has not agreed yet (its blob map says uploaded, its base does not; another
+    /// device's tombstone and delete may have come first), or the object of this device's tombstone
+    /// not pushed yet (its base live: a commit whose answer was lost may have landed it, and the
+    /// delete that follows a tombstone's commit was never made).
+    func objectReleasedHere(_ row: LocalRow) -> String? {
+        guard let kind = Self.blobKind(row.collection) else { return nil }
+        if row.isTombstone {
+            guard let base = row.base, base["deleted"] != .boolean(true),
+                case .string(let path)? = base[kind.mapField]?.mapValue?["path"]
+            else { return nil }
+            return path
+        }
+        guard case .map(let map)? = row.fields[kind.mapField], map["uploaded"] == .boolean(true),
+            row.base?[kind.mapField]?.mapValue?["uploaded"] != .boolean(true)
+        else { return nil }
+        return blobPath(row)
     }
 
     /// The ids of the live task rows on the device.
