@@ -187,10 +187,13 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
                 transformResults[i] = outcome.transformResults
             }
             var document: FirestoreDocument?
+            // Whether the stored document stays as it was (its fields compared once).
+            var unchanged = original == nil && fields == nil
             if let fields {
                 try FirestoreDocumentLimits.check(path: path, fields: fields)
                 if let original, !deleted {
                     let same = original.fields == fields
+                    unchanged = same
                     document = FirestoreDocument(
                         path: path, fields: fields, createTime: original.createTime,
                         updateTime: same ? original.updateTime : commitTime)
@@ -203,7 +206,7 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
                 results[i] = FirestoreWriteResult(
                     updateTime: document?.updateTime, transformResults: transformResults[i] ?? [])
             }
-            if document != original { changed.append((path, document)) }
+            if !unchanged { changed.append((path, document)) }
         }
         return (changed, FirestoreCommitResult(commitTime: commitTime, writeResults: results))
     }

@@ -59,9 +59,13 @@ extension FirestoreWrite {
             result = update
         } else {
             result = existing ?? [:]
+            let paths = updateMask ?? []
+            result.reserveCapacity(result.count + paths.count)
             let source = FirestoreValue.map(update)
-            for p in updateMask ?? [] {
-                if let v = source[path: p] {
+            for p in paths {
+                if p.segments.count == 1 {
+                    result[p.segments[0]] = update[p.segments[0]]
+                } else if let v = source[path: p] {
                     FieldEditing.set(v, at: p.segments[...], in: &result)
                 } else {
                     FieldEditing.remove(p.segments[...], from: &result)
@@ -382,7 +386,19 @@ public enum FirestoreDocumentLimits {
 
     /// Every −0.0 in the fields (maps and arrays included) → 0.0.
     static func normalizingZeros(_ fields: [String: FirestoreValue]) -> [String: FirestoreValue] {
-        fields.mapValues(normalizingZerosIn)
+        // Most writes hold no −0.0: they are returned as they are, not rebuilt.
+        guard fields.values.contains(where: holdsNegativeZero) else { return fields }
+        return fields.mapValues(normalizingZerosIn)
+    }
+
+    /// Whether a −0.0 is anywhere in the value.
+    static func holdsNegativeZero(_ v: FirestoreValue) -> Bool {
+        switch v {
+        case .double(let d): d == 0 && d.sign == .minus
+        case .map(let m): m.values.contains(where: holdsNegativeZero)
+        case .array(let a): a.contains(where: holdsNegativeZero)
+        default: false
+        }
     }
 
     static func normalizingZerosIn(_ v: FirestoreValue) -> FirestoreValue {

@@ -87,6 +87,15 @@ final class ObservedFirestore: FirestoreDatabase, @unchecked Sendable {
         progress.committed(writes.count)
         return result
     }
+    // The base's commits in flight pass through (the REST client overlaps them), counted as they land.
+    var commitsInFlight: Int { base.commitsInFlight }
+    func commitEach(_ batches: [[FirestoreWrite]]) -> [Result<FirestoreCommitResult, FirestoreError>] {
+        let results = base.commitEach(batches)
+        for (batch, result) in zip(batches, results) {
+            if case .success = result { progress.committed(batch.count) }
+        }
+        return results
+    }
     func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? {
         let document = try base.get(path)
         progress.read(document == nil ? 0 : 1)

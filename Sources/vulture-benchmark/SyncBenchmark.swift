@@ -127,6 +127,21 @@ enum SyncBenchmark {
         return try firstSyncs(flights, database: InMemoryFirestore(clock: { serverClock.now() }), uid: "benchmark")
     }
 
+    /// A database that sends one commit at a time (the protocol's default `commitEach`): the
+    /// baseline the pipelined push is measured against.
+    final class OneCommitAtATime: FirestoreDatabase, @unchecked Sendable {
+        let backend: FirestoreDatabase
+        init(backend: FirestoreDatabase) { self.backend = backend }
+        var database: String { backend.database }
+        func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+            try backend.commit(writes)
+        }
+        func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? { try backend.get(path) }
+        func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument] {
+            try backend.runQuery(query)
+        }
+    }
+
     static func describe(_ o: Outcome) -> String {
         "\(Report.count(o.writes)) writes in \(Report.count(o.commits)) commits, "
             + "\(Report.mib(o.estimatedBytes)) of documents + \(Report.mib(o.objectBytes)) of objects"
@@ -150,12 +165,34 @@ enum SyncBenchmark {
                 + "\(Report.count(memory[0].pull.writes)) writes")
         print(Report.line("ours: InMemoryFirestore, push", Report.rate(pushRate, "documents/s")))
         print(Report.line("ours: InMemoryFirestore, pull", Report.rate(pullRate, "documents/s")))
+        // Issue 23's goal: each side of the first sync of 500 flights in ≤ 50 ms of CPU.
+        for (label, cpu) in [
+            ("push", median(memory.map(\.push.cpuSeconds))), ("pull", median(memory.map(\.pull.cpuSeconds))),
+        ] {
+            print(
+                Report.line(
+                    "ours: 500 flights in memory, \(label) CPU",
+                    String(format: "%8.1f ms", cpu * 1e3)
+                        + String(format: "   (goal ≤ 50 ms: %@)", cpu <= 0.050 ? "met" : "NOT MET")))
+        }
         switch FirestoreEmulator.availability() {
         case .available:
             let emulator = try FirestoreEmulator.start()
             defer { emulator.stop() }
             let remote = try firstSyncs(flights500, database: emulator.client(), uid: "benchmark-sync")
             let theirPush = Double(flights500.count) / remote.push.seconds
+            // Issue 23's goal: with commits in flight together, the push is ≥ 4× the same push with
+            // one commit at a time (81 documents/s when the issue was filed), measured here too.
+            let serial = try firstSyncs(
+                flights500, database: OneCommitAtATime(backend: emulator.client()), uid: "benchmark-serial")
+            let serialPush = Double(flights500.count) / serial.push.seconds
+            print(
+                Report.line(
+                    "engine → emulator, one commit at a time, push", Report.rate(serialPush, "documents/s")))
+            print(
+                Report.line(
+                    "ours: engine → emulator, \(emulator.client().commitsInFlight) in flight, push",
+                    Report.rate(theirPush, "documents/s"), ratio: theirPush / serialPush, goal: 4.0))
             let theirPull = Double(flights500.count) / remote.pull.seconds
             print(
                 Report.line(
@@ -171,7 +208,7 @@ enum SyncBenchmark {
         }
 
         // 2. The cost per document in memory as the logbook grows.
-        print("  CPU time per document in memory (must stay flat: within ±50% of the 500-flight cost)")
+        print("  CPU time per document in memory (goal: within 1.2× of the 500-flight cost at 50,000)")
         var reference: (push: Double, pull: Double)?
         for (count, rounds) in [(500, 3), (5_000, 3), (50_000, 1)] {
             let flights = count == 500 ? flights500 : logbook(count)
@@ -185,7 +222,9 @@ enum SyncBenchmark {
                 print(
                     Report.line(
                         "\(Report.count(count)) flights, \(label)", String(format: "%8.1f µs/document", cost * 1e6))
-                        + String(format: "   × %.2f of 500: %@", ratio, abs(ratio - 1) <= 0.5 ? "flat" : "NOT FLAT"))
+                        + String(
+                            format: "   × %.2f of 500%@", ratio,
+                            count == 50_000 ? (ratio <= 1.2 ? " (goal ≤ 1.2×: met)" : " (goal ≤ 1.2×: NOT MET)") : ""))
             }
         }
     }

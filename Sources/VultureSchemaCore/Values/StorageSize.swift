@@ -47,11 +47,22 @@ public enum StorageSize {
     /// `path` is the relative path (`users/jeff/tasks/my_task_id`); a full name
     /// (`projects/p/databases/d/documents/users/…`) is reduced to its part after `documents/`.
     public static func documentName(_ path: String) -> Int {
-        var relative = Substring(path)
-        if let r = path.range(of: "/documents/"), path.hasPrefix("projects/") {
-            relative = path[r.upperBound...]
+        var relative = Substring(path).utf8
+        if path.hasPrefix("projects/"), let r = path.range(of: "/documents/") {
+            relative = path[r.upperBound...].utf8
         }
-        return relative.split(separator: "/").reduce(0) { $0 + $1.utf8.count + 1 } + 16
+        // Each segment's UTF-8 bytes + 1: the bytes that are not slashes, + 1 per non-empty segment.
+        var size = 16
+        var inSegment = false
+        for byte in relative {
+            if byte == UInt8(ascii: "/") {
+                inSegment = false
+            } else {
+                size += inSegment ? 1 : 2
+                inSegment = true
+            }
+        }
+        return size
     }
 
     /// The size of a document: name + fields + 32 bytes.

@@ -88,15 +88,22 @@ public struct FirestoreWrite: Sendable, Hashable {
         self.path = path
         self.precondition = precondition
         guard let mask else {
-            try Self.rejectDeletes(in: .map(fields), pointer: "/fields", reason: "a $delete needs a mask")
+            try Self.rejectDeletes(in: .map(fields), at: FieldPath(unchecked: []), reason: "a $delete needs a mask")
             operation = .update(fields: fields, mask: nil)
             return
         }
         let normalized = Self.normalize(mask)
+        let maskSet = Set(normalized)
+        do {
+            for (k, v) in fields { try Self.checkCoverage(v, at: FieldPath(unchecked: [k]), mask: maskSet) }
+        } catch {
+            // The first fault in key order, whatever order the dictionary gave.
+            for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
+                try Self.checkCoverage(v, at: FieldPath(unchecked: [k]), mask: maskSet)
+            }
+        }
         var kept = fields
-        for (k, v) in fields.sorted(by: { $0.key < $1.key }) {
-            try Self.checkCoverage(
-                v, at: FieldPath(unchecked: [k]), pointer: JSONPointer.appending("/fields", k), mask: normalized)
+        for (k, v) in fields where Self.holdsDelete(v) {
             if let pruned = Self.removingDeletes(v, at: FieldPath(unchecked: [k]), mask: normalized) {
                 kept[k] = pruned
             } else {
@@ -232,7 +239,8 @@ public struct FirestoreWrite: Sendable, Hashable {
     /// Sorted, without duplicates or paths beneath another path.
     static func normalize(_ mask: [FieldPath]) -> [FieldPath] {
         var out: [FieldPath] = []
-        for p in mask.sorted() {
+        let sorted = zip(mask, mask.dropFirst()).allSatisfy { $0 < $1 } ? mask : mask.sorted()
+        for p in sorted {
             if let last = out.last, last.isPrefix(of: p) { continue }
             out.append(p)
         }
@@ -262,34 +270,53 @@ public struct FirestoreWrite: Sendable, Hashable {
         fields[head] = .map(inner)
     }
 
-    static func rejectDeletes(in value: FirestoreValue, pointer: String, reason: String) throws {
+    /// Whether `value` holds a `$delete` anywhere.
+    static func holdsDelete(_ value: FirestoreValue) -> Bool {
+        switch value {
+        case .delete: true
+        case .map(let m): m.values.contains(where: holdsDelete)
+        default: false
+        }
+    }
+
+    /// Throws for the first `$delete` in `value` (keys in order), its pointer built only then.
+    static func rejectDeletes(in value: FirestoreValue, at path: FieldPath, reason: String) throws {
+        guard holdsDelete(value) else { return }
         switch value {
         case .delete:
-            throw SchemaInputError(rule: .writeMask, pointer: pointer, message: reason)
+            throw SchemaInputError(rule: .writeMask, pointer: pointer(of: path), message: reason)
         case .map(let m):
             for (k, v) in m.sorted(by: { $0.key < $1.key }) {
-                try rejectDeletes(in: v, pointer: JSONPointer.appending(pointer, k), reason: reason)
+                try rejectDeletes(in: v, at: path.appending(k), reason: reason)
             }
         default: break
         }
     }
 
-    static func checkCoverage(_ value: FirestoreValue, at path: FieldPath, pointer: String, mask: [FieldPath]) throws {
-        if let covering = mask.first(where: { $0.isPrefix(of: path) }) {
+    /// Every value is covered by a mask path, and a `$delete` is one; the first fault (keys in order)
+    /// throws, with the canonical-form pointer of its path.
+    /// `mask` is normalized (no path beneath another), so at most one of `path`'s prefixes is in it.
+    static func checkCoverage(_ value: FirestoreValue, at path: FieldPath, mask: Set<FieldPath>) throws {
+        let covering =
+            mask.contains(path)
+            ? path
+            : (1..<path.segments.count).lazy.map { FieldPath(unchecked: Array(path.segments.prefix($0))) }
+                .first(where: mask.contains)
+        if let covering {
             if case .delete = value, covering == path { return }
             try rejectDeletes(
-                in: value, pointer: pointer,
+                in: value, at: path,
                 reason: "a $delete must itself be a mask path (it is beneath mask path `\(covering)`)")
             return
         }
         if case .map(let m) = value, !m.isEmpty {
             for (k, v) in m.sorted(by: { $0.key < $1.key }) {
-                try checkCoverage(v, at: path.appending(k), pointer: JSONPointer.appending(pointer, k), mask: mask)
+                try checkCoverage(v, at: path.appending(k), mask: mask)
             }
             return
         }
         throw SchemaInputError(
-            rule: .writeMask, pointer: pointer,
+            rule: .writeMask, pointer: pointer(of: path),
             message: "`\(path)` holds \(value.typeName) but no mask path covers it (Firestore ignores it); "
                 + "add `\(path)` to the mask or leave the value out")
     }
@@ -334,18 +361,33 @@ public struct FirestoreWrite: Sendable, Hashable {
         case .increment(let operand):
             out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix), kind: .increment(operand)))
         case .map(let m):
-            for (k, v) in m { collectTransforms(v, at: prefix + [k], into: &out) }
+            for (k, v) in m {
+                switch v {
+                case .serverTimestamp, .increment, .map: collectTransforms(v, at: prefix + [k], into: &out)
+                default: continue
+                }
+            }
         default: break
         }
     }
 
+    /// Whether a `$serverTimestamp`, `$increment` or `$delete` is anywhere in the value.
+    static func holdsSentinel(_ value: FirestoreValue) -> Bool {
+        switch value {
+        case .serverTimestamp, .increment, .delete: true
+        case .map(let m): m.values.contains(where: holdsSentinel)
+        default: false
+        }
+    }
+
+    /// The fields without their sentinels; the maps that hold none are kept as they are, not rebuilt.
     static func strippingSentinels(_ fields: [String: FirestoreValue]) -> [String: FirestoreValue] {
-        var out: [String: FirestoreValue] = [:]
+        var out = fields
         for (k, v) in fields {
             switch v {
-            case .serverTimestamp, .increment, .delete: continue
-            case .map(let m): out[k] = .map(strippingSentinels(m))
-            default: out[k] = v
+            case .serverTimestamp, .increment, .delete: out[k] = nil
+            case .map(let m) where holdsSentinel(v): out[k] = .map(strippingSentinels(m))
+            default: continue
             }
         }
         return out

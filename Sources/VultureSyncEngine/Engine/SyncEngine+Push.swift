@@ -72,8 +72,8 @@ extension SyncEngine {
         }
         var masked: [String: FirestoreValue] = [:]
         var mask: [FieldPath] = []
-        for p in Set(paths.map { $0.joined(separator: "\u{0}") }).sorted() {
-            let segments = p.components(separatedBy: "\u{0}")
+        // Distinct, in field path order (segment by segment, a prefix first).
+        for segments in Set(paths).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             guard let path = try? FieldPath(segments) else { continue }
             mask.append(path)
             let value = FirestoreValue.map(fields)[path: path] ?? .delete
