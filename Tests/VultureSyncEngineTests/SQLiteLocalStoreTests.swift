@@ -271,3 +271,45 @@ struct SQLiteLocalStoreTests {
         try SQLiteTestDatabase.execute(file, "PRAGMA wal_checkpoint(TRUNCATE);")
     }
 }
+
+/// ``EngineState`` and ``LocalRow`` are Codable through their canonical values (issue 21: an app's
+/// own store keeps Codable rows), with the types a coder must not blur (a double that is whole,
+/// bytes, timestamps) and a typed error for a corrupt one.
+@Suite struct CodableRowTests {
+    @Test func aRowAndTheStateRoundTripThroughJSONEncoder() throws {
+        let t = FirestoreTimestamp(seconds: 1_792_504_987, microseconds: 250_000, orEpoch: ())
+        let fields: [String: FirestoreValue] = [
+            "rating": .integer(5), "waterBallast": .double(5.0), "trackPreview": .bytes(Data([0, 1, 2])),
+            "createdAt": .timestamp(t), "summary": .map(["analysisVersion": .integer(2), "duration": .double(0.5)]),
+            "comments": .string("über"), "taskId": .null,
+        ]
+        let row = LocalRow(
+            collection: .flights, id: "abc", fields: fields, base: fields, baseUpdateTime: t, origin: .server,
+            createdAt: t, deferredTaskId: "task-1", pendingBlobMap: .map(["uploaded": .boolean(false)]),
+            createdSinceAgreement: true)
+        let data = try JSONEncoder().encode(row)
+        let back = try JSONDecoder().decode(LocalRow.self, from: data)
+        #expect(back == row)
+        #expect(back.fields["waterBallast"] == .double(5.0), "a whole double stays a double")
+
+        var state = EngineState()
+        state.cursors[.flights] = t
+        state.pendingStorageDeletes = ["users/u1/igc/x.igc.gz"]
+        state.heldRecords["flights/abc"] = ["/fields/rating: type"]
+        let stateBack = try JSONDecoder().decode(EngineState.self, from: try JSONEncoder().encode(state))
+        #expect(stateBack == state)
+    }
+
+    @Test func aCorruptRowIsADecodingErrorNamingTheRule() throws {
+        let unknown = Data(#"{"collection": "planes", "id": "a", "row": {}}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(LocalRow.self, from: unknown) }
+        let noOrigin = Data(#"{"collection": "flights", "id": "a", "row": {"fields": {}}}"#.utf8)
+        do {
+            _ = try JSONDecoder().decode(LocalRow.self, from: noOrigin)
+            Issue.record("a row without origin decoded")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription.contains("row flights/a"))
+            #expect(context.debugDescription.contains("origin"))
+        }
+    }
+}

@@ -122,3 +122,54 @@ extension LocalRow {
             createdSinceAgreement: m["createdSinceAgreement"] == .boolean(true))
     }
 }
+
+/// The engine state through any coder (`JSONEncoder`, `PropertyListEncoder`, an app's own): the
+/// shape of ``canonicalValue`` in `FirestoreValue`'s Codable form, so an app keeps it in its own
+/// database as CKSyncEngine's state serialization is kept.
+extension EngineState: Codable {
+    /// Writes ``canonicalValue``.
+    public func encode(to encoder: any Encoder) throws { try canonicalValue.encode(to: encoder) }
+
+    /// Reads what ``encode(to:)`` wrote.
+    /// - Throws: `DecodingError.dataCorrupted` naming the ``StoredValueError`` (pointer and rule).
+    public init(from decoder: any Decoder) throws {
+        let value = try FirestoreValue(from: decoder)
+        do { try self.init(canonicalValue: value) } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "engine state \(error)", underlyingError: error)
+            )
+        }
+    }
+}
+
+/// A row through any coder: `{"collection", "id", "row"}`, `row` being ``canonicalValue`` in
+/// `FirestoreValue`'s Codable form — the Codable rows an app's ``LocalStore`` keeps in its database.
+extension LocalRow: Codable {
+    private enum CodingKeys: String, CodingKey { case collection, id, row }
+
+    /// Writes the collection's raw value, the id and ``canonicalValue``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(collection.rawValue, forKey: .collection)
+        try container.encode(id, forKey: .id)
+        try container.encode(canonicalValue, forKey: .row)
+    }
+
+    /// Reads what ``encode(to:)`` wrote.
+    /// - Throws: `DecodingError` for a missing key or an unknown collection;
+    ///   `DecodingError.dataCorrupted` naming the ``StoredValueError`` for a malformed row.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .collection)
+        guard let collection = SyncCollection(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .collection, in: container, debugDescription: "no collection is called \(name)")
+        }
+        let id = try container.decode(String.self, forKey: .id)
+        let value = try container.decode(FirestoreValue.self, forKey: .row)
+        do { try self.init(collection: collection, id: id, canonicalValue: value) } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: .row, in: container, debugDescription: "row \(collection.rawValue)/\(id) \(error)")
+        }
+    }
+}
