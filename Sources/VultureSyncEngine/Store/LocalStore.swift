@@ -177,6 +177,8 @@ public final class InMemoryLocalStore: LocalStore {
     private var changedState: EngineState?
     /// Objects changed since the last commit (nil: dropped).
     private var changedBlobs: [String: Data?] = [:]
+    /// The durable rows' ids, sorted, per collection; nil once a commit adds or removes one.
+    private var sortedIds: [SyncCollection: [String]] = [:]
 
     /// An empty store.
     public init() {}
@@ -187,9 +189,39 @@ public final class InMemoryLocalStore: LocalStore {
     }
 
     public func rows(_ collection: SyncCollection) -> [LocalRow] {
-        var byId = durableRows[collection] ?? [:]
-        for (id, row) in changedRows[collection] ?? [:] { byId[id] = row }
-        return byId.values.sorted { $0.id < $1.id }
+        let durable = durableRows[collection] ?? [:]
+        let changed = changedRows[collection] ?? [:]
+        let order = durableOrder(collection)
+        let added = changed.keys.filter { durable[$0] == nil }.sorted()
+        var out: [LocalRow] = []
+        out.reserveCapacity(order.count + added.count)
+        // The durable ids (sorted once per set of ids) merged with the ids new since the last commit.
+        var i = 0
+        var j = 0
+        while i < order.count || j < added.count {
+            let id: String
+            if j == added.count || (i < order.count && order[i] < added[j]) {
+                id = order[i]
+                i += 1
+            } else {
+                id = added[j]
+                j += 1
+            }
+            if let change = changed[id] {
+                if let row = change { out.append(row) }
+            } else if let row = durable[id] {
+                out.append(row)
+            }
+        }
+        return out
+    }
+
+    /// The durable rows' ids in order, sorted again only after a commit added or removed one.
+    private func durableOrder(_ collection: SyncCollection) -> [String] {
+        if let order = sortedIds[collection] { return order }
+        let order = (durableRows[collection] ?? [:]).keys.sorted()
+        sortedIds[collection] = order
+        return order
     }
 
     public func put(_ row: LocalRow) { changedRows[row.collection, default: [:]][row.id] = .some(row) }
@@ -213,7 +245,10 @@ public final class InMemoryLocalStore: LocalStore {
     /// Applies the changes since the last commit to the durable state (their number, not the store's size).
     public func commit() throws {
         for (collection, rows) in changedRows {
-            for (id, row) in rows { durableRows[collection, default: [:]][id] = row }
+            for (id, row) in rows {
+                if (durableRows[collection]?[id] == nil) != (row == nil) { sortedIds[collection] = nil }
+                durableRows[collection, default: [:]][id] = row
+            }
         }
         for (path, bytes) in changedBlobs { durableBlobs[path] = bytes }
         if let changedState { durableState = changedState }
