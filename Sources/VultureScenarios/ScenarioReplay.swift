@@ -148,8 +148,8 @@ public enum ScenarioReplay {
         if let late {
             let visible = try backend.lateCommitTime(lateBySeconds: late)
             sent = try writes.map { w in
-                guard var fields = w.fields, fields["updatedAt"] == .serverTimestamp else { return w }
-                fields["updatedAt"] = .timestamp(visible)
+                guard var fields = w.fields, fields[CommonFields.Field.updatedAt] == .serverTimestamp else { return w }
+                fields[CommonFields.Field.updatedAt] = .timestamp(visible)
                 return try FirestoreWrite(path: w.path, fields: fields, mask: w.mask, precondition: w.precondition)
             }
         }
@@ -194,13 +194,14 @@ public enum ScenarioReplay {
             \.name))
 
     /// The profile's fields that hold a set (compared without order).
-    static let profileSets: Set<String> = ["platforms"]
+    static let profileSets: Set<String> = [ProfileDocument.Field.platforms]
 
     /// The documents of one collection on the server.
     static func documents(_ collection: SyncCollection, backend: ScenarioBackend, uid: String) throws
         -> [FirestoreDocument]
     {
-        try backend.firestore.runQuery(FirestoreQuery(parent: "users/\(uid)", collectionId: collection.rawValue))
+        try backend.firestore.runQuery(
+            FirestoreQuery(parent: collection.parentPath(uid: uid), collectionId: collection.rawValue))
     }
 
     /// `storageBytes` as schema §2 defines it: the gzBytes of every distinct object a live document's
@@ -212,9 +213,10 @@ public enum ScenarioReplay {
                 continue
             }
             for doc in try documents(collection, backend: backend, uid: uid).sorted(by: { $0.path < $1.path })
-            where doc.fields["deleted"] != .boolean(true) {
-                guard case .map(let map)? = doc.fields[kind.mapField], case .string(let path)? = map["path"],
-                    case .integer(let gz)? = map["gzBytes"], sizes[path] == nil
+            where doc.fields[CommonFields.Field.deleted] != .boolean(true) {
+                guard case .map(let map)? = doc.fields[kind.mapField],
+                    case .string(let path)? = map[StorageObjectKind.MapField.path],
+                    case .integer(let gz)? = map[StorageObjectKind.MapField.gzBytes], sizes[path] == nil
                 else { continue }
                 sizes[path] = gz
             }
@@ -240,7 +242,7 @@ public enum ScenarioReplay {
             case (.some(let want), .some(let have)):
                 out += compare(
                     want, have.fields, sp, realClock: backend.serverClockIsReal,
-                    unordered: path == "users/\(uid)" ? profileSets : [])
+                    unordered: path == SyncCollection.profilePath(uid: uid) ? profileSets : [])
             }
         }
         var fetched: [String: [SyncCollection: [String: ScenarioRowState]]] = [:]
@@ -283,10 +285,10 @@ public enum ScenarioReplay {
             for collection in SyncCollection.pushOrder {
                 let cp = "\(p)/converged: device \(name), \(collection.rawValue)"
                 let mine = try rows(name, collection)
-                let live = Set(mine.filter { $0.value.fields["deleted"] != .boolean(true) }.keys)
+                let live = Set(mine.filter { $0.value.fields[CommonFields.Field.deleted] != .boolean(true) }.keys)
                 let server = Set(
                     try documents(collection, backend: backend, uid: uid).filter {
-                        $0.fields["deleted"] != .boolean(true)
+                        $0.fields[CommonFields.Field.deleted] != .boolean(true)
                     }.map(\.id))
                 for id in live.subtracting(server).sorted() {
                     out.append("\(cp): \(id) is live here, not on the server")
@@ -309,7 +311,7 @@ public enum ScenarioReplay {
         }
         for collection in e.serverCounts.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             let live = try documents(collection, backend: backend, uid: uid).filter {
-                $0.fields["deleted"] != .boolean(true)
+                $0.fields[CommonFields.Field.deleted] != .boolean(true)
             }.count
             if live != e.serverCounts[collection] {
                 out.append(
@@ -324,8 +326,8 @@ public enum ScenarioReplay {
             }
         }
         if let bytes = e.storageBytes {
-            let profile = try backend.firestore.get("users/\(uid)")
-            let have = profile?.fields["storageBytes"] ?? .null
+            let profile = try backend.firestore.get(SyncCollection.profilePath(uid: uid))
+            let have = profile?.fields[ProfileDocument.Field.storageBytes] ?? .null
             switch bytes {
             case .value(let n):
                 if have != .integer(n) { out.append("\(p)/storageBytes: expected \(n), actual \(have)") }

@@ -36,10 +36,10 @@ public enum ScenarioCommitRules {
                 "\(bytes) bytes estimated in one batch (Firestore's storage size of each write's name and fields): "
                     + "at most 4 MB of payload per batch (schema §3; the runner allows \(payloadAllowance))")
         }
-        let profilePath = "users/\(uid)"
+        let profilePath = SyncCollection.profilePath(uid: uid)
         var changes: [(delta: Int64, write: FirestoreWrite)] = []
-        for w in writes where w.path == profilePath && !w.isDelete && touches(w, "storageBytes") {
-            switch w.fields?["storageBytes"] {
+        for w in writes where w.path == profilePath && !w.isDelete && touches(w, ProfileDocument.Field.storageBytes) {
+            switch w.fields?[ProfileDocument.Field.storageBytes] {
             case .increment(.integer(let n))?:
                 if n != 0 { changes.append((n, w)) }
             case .integer(0)? where w.precondition == .exists(false):
@@ -55,33 +55,37 @@ public enum ScenarioCommitRules {
                 "\(changes.count) storageBytes changes in one batch: one blob-size change per batch (schema §5.1)")
         }
         for (delta, w) in changes {
-            guard case .map(let ref)? = w.fields?["storageRef"], touches(w, "storageRef"),
-                case .string(let collection)? = ref["collection"], case .string(let id)? = ref["id"]
+            guard case .map(let ref)? = w.fields?[ProfileDocument.Field.storageRef],
+                touches(w, ProfileDocument.Field.storageRef),
+                case .string(let collection)? = ref[StorageRef.Field.collection],
+                case .string(let id)? = ref[StorageRef.Field.id]
             else {
                 out.append(
                     "storageBytes moves by \(delta) without storageRef {collection, id} naming the record (schema §5.1)"
                 )
                 continue
             }
-            let recordPath = "users/\(uid)/\(collection)/\(id)"
-            guard let record = writes.first(where: { $0.path == recordPath && !$0.isDelete }) else {
+            let named = SyncCollection(rawValue: collection).flatMap { $0 == .users ? nil : $0 }
+            guard let recordPath = named?.documentPath(uid: uid, id: id),
+                let record = writes.first(where: { $0.path == recordPath && !$0.isDelete })
+            else {
                 out.append(
                     "storageRef names \(collection)/\(id), which the batch moving storageBytes does not write (schema §5.1)"
                 )
                 continue
             }
             if delta < 0 {
-                if record.fields?["deleted"] != .boolean(true) || writes.count != 2 {
+                if record.fields?[CommonFields.Field.deleted] != .boolean(true) || writes.count != 2 {
                     out.append(
                         "storageBytes falls by \(-delta) in a batch of \(writes.count) writes: a tombstone lowers "
                             + "storageBytes in its own batch, the tombstone and the profile alone (schema §5.1)")
                 }
             } else {
-                let field = SyncCollection(rawValue: collection).flatMap { c in
+                let field = named.flatMap { c in
                     StorageObjectKind.allCases.first { $0.recordType == c.documentType }?.mapField
                 }
                 let map = field.flatMap { record.fields?[$0]?.mapValue }
-                if map == nil || map?["uploaded"] != .boolean(false) {
+                if map == nil || map?[StorageObjectKind.MapField.uploaded] != .boolean(false) {
                     out.append(
                         "storageBytes rises by \(delta) but \(collection)/\(id) is not written with its blob map and "
                             + "uploaded false: a reserve writes the record with uploaded = false (schema §5.1)")
@@ -90,14 +94,17 @@ public enum ScenarioCommitRules {
         }
         for w in writes where !w.isDelete {
             guard let (collection, id) = record(w.path, uid: uid) else { continue }
-            if collection.hasCommonFields, w.fields?["updatedAt"] != .serverTimestamp || !touches(w, "updatedAt") {
+            if collection.hasCommonFields,
+                w.fields?[CommonFields.Field.updatedAt] != .serverTimestamp || !touches(w, CommonFields.Field.updatedAt)
+            {
                 out.append(
                     "\(collection.rawValue)/\(id) is written without updatedAt as the server timestamp: updatedAt is "
                         + "always the server's time (schema §2 common fields)")
             }
             guard let kind = StorageObjectKind.allCases.first(where: { $0.recordType == collection.documentType }),
                 touches(w, kind.mapField), case .map(let map)? = w.fields?[kind.mapField],
-                map["uploaded"] == .boolean(true), case .string(let objectPath)? = map["path"]
+                map[StorageObjectKind.MapField.uploaded] == .boolean(true),
+                case .string(let objectPath)? = map[StorageObjectKind.MapField.path]
             else { continue }
             if !objectExists(objectPath) {
                 out.append(

@@ -127,7 +127,7 @@ struct InvariantChecker {
     }
 
     static func isLive(_ doc: FirestoreDocument?) -> Bool {
-        doc.map { $0.fields["deleted"] != .boolean(true) } ?? false
+        doc.map { $0.fields[CommonFields.Field.deleted] != .boolean(true) } ?? false
     }
 
     /// The properties of the server state now and since the previous step.
@@ -140,7 +140,9 @@ struct InvariantChecker {
         for (path, after) in now.sorted(by: { $0.key < $1.key }) {
             guard let before = previous[path] else { continue }
             let recreated: Bool = {
-                guard case .timestamp(let deletedAt)? = before.fields["deletedAt"] else { return false }
+                guard case .timestamp(let deletedAt)? = before.fields[CommonFields.Field.deletedAt] else {
+                    return false
+                }
                 return creations[path, default: []].contains { $0 > deletedAt }
             }()
             if !Self.isLive(before) && Self.isLive(after) && !revivalsAllowed.contains(path) && !recreated {
@@ -148,21 +150,24 @@ struct InvariantChecker {
                     InvariantViolation(invariant: .noResurrection, message: "\(path) came back after its delete"))
             }
             guard Self.isLive(before) && Self.isLive(after) else { continue }
-            if before.fields["inLogbook"] == .boolean(true) && after.fields["inLogbook"] == .boolean(false),
+            if before.fields[FlightDocument.Field.inLogbook] == .boolean(true)
+                && after.fields[FlightDocument.Field.inLogbook] == .boolean(false),
                 !revivalsAllowed.contains(path)
             {
                 out.append(InvariantViolation(invariant: .orFlagNeverDrops, message: "\(path) inLogbook true → false"))
             }
-            if case .timestamp(let a)? = before.fields["importedAt"],
-                case .timestamp(let b)? = after.fields["importedAt"],
+            if case .timestamp(let a)? = before.fields[FlightDocument.Field.importedAt],
+                case .timestamp(let b)? = after.fields[FlightDocument.Field.importedAt],
                 b > a, !revivalsAllowed.contains(path)
             {
                 out.append(
                     InvariantViolation(
                         invariant: .importedAtNeverLater, message: "\(path) importedAt \(a.rfc3339) → \(b.rfc3339)"))
             }
-            if case .integer(let a)? = before.fields["summary"]?.mapValue?["analysisVersion"],
-                case .integer(let b)? = after.fields["summary"]?.mapValue?["analysisVersion"], b < a
+            if case .integer(let a)? = before.fields[FlightDocument.Field.summary]?.mapValue?[
+                FlightSummary.Field.analysisVersion],
+                case .integer(let b)? = after.fields[FlightDocument.Field.summary]?.mapValue?[
+                    FlightSummary.Field.analysisVersion], b < a
             {
                 out.append(
                     InvariantViolation(
@@ -174,8 +179,9 @@ struct InvariantChecker {
                         InvariantViolation(invariant: .blobMapKept, message: "\(path) lost its \(kind.mapField) map"))
                     continue
                 }
-                if map["path"] == newMap["path"], map["uploaded"] == .boolean(true),
-                    newMap["uploaded"] != .boolean(true)
+                if map[StorageObjectKind.MapField.path] == newMap[StorageObjectKind.MapField.path],
+                    map[StorageObjectKind.MapField.uploaded] == .boolean(true),
+                    newMap[StorageObjectKind.MapField.uploaded] != .boolean(true)
                 {
                     out.append(
                         InvariantViolation(
@@ -187,19 +193,20 @@ struct InvariantChecker {
         var counted: [String: Int64] = [:]
         for doc in documents where Self.isLive(doc) {
             for (kind, map) in Self.blobMaps(doc) {
-                guard case .string(let objectPath)? = map["path"] else { continue }
-                if case .integer(let gz)? = map["gzBytes"] { counted[objectPath] = gz }
-                guard map["uploaded"] == .boolean(true) else { continue }
+                guard case .string(let objectPath)? = map[StorageObjectKind.MapField.path] else { continue }
+                if case .integer(let gz)? = map[StorageObjectKind.MapField.gzBytes] { counted[objectPath] = gz }
+                guard map[StorageObjectKind.MapField.uploaded] == .boolean(true) else { continue }
                 guard let object = (try? storage.download(objectPath)) ?? nil else {
                     out.append(
                         InvariantViolation(
                             invariant: .uploadedObjectExists,
                             message:
-                                "\(doc.path) says uploaded (written by \(doc.fields["updatedBy"] ?? .null)), \(objectPath) is missing"
+                                "\(doc.path) says uploaded (written by \(doc.fields[CommonFields.Field.updatedBy] ?? .null)), \(objectPath) is missing"
                         ))
                     continue
                 }
-                let expected: String? = kind == .igc ? doc.id : doc.fields["contentHash"]?.stringValue
+                let expected: String? =
+                    kind == .igc ? doc.id : doc.fields[MapFileDocument.Field.contentHash]?.stringValue
                 if let expected, !foreignObjects.contains(objectPath), let digest = digest(of: object),
                     digest != expected
                 {
@@ -209,7 +216,9 @@ struct InvariantChecker {
                 }
             }
         }
-        if case .integer(let bytes)? = now["users/\(uid)"]?.fields["storageBytes"] {
+        if case .integer(let bytes)? = now[SyncCollection.profilePath(uid: uid)]?.fields[
+            ProfileDocument.Field.storageBytes]
+        {
             let expected = counted.values.reduce(0, +)
             if bytes != expected {
                 out.append(
@@ -239,7 +248,9 @@ struct InvariantChecker {
         for sync in pushes {
             var last = -1
             for writes in sync {
-                guard let first = writes.first(where: { !$0.isDelete && $0.path != "users/\(uid)" }),
+                guard
+                    let first = writes.first(where: { !$0.isDelete && $0.path != SyncCollection.profilePath(uid: uid) }
+                    ),
                     let c = Self.collection(of: first.path ?? ""), let rank = order.firstIndex(of: c)
                 else { continue }
                 if rank < last {
@@ -284,7 +295,7 @@ struct InvariantChecker {
             for c in SyncCollection.allCases where c != .users {
                 // A task id the flight waits for counts as held: the device stores null until the
                 // task arrives and keeps the server's id (schema §5.5, LocalRow.pushedFields).
-                for row in store.rows(c) { rows["users/\(uid)/\(c.rawValue)/\(row.id)"] = row.pushedFields }
+                for row in store.rows(c) { rows[c.documentPath(uid: uid, id: row.id)] = row.pushedFields }
             }
             for path in Set(server.keys).union(rows.keys).sorted() {
                 let a = server[path]
@@ -307,8 +318,8 @@ struct InvariantChecker {
             }
         }
         let recents = server.filter { path, fields in
-            Self.inCollection(path, "/flights/") && fields["deleted"] != .boolean(true)
-                && (fields["lastOpenedAt"] ?? .null) != .null
+            Self.inCollection(path, "/flights/") && fields[CommonFields.Field.deleted] != .boolean(true)
+                && (fields[FlightDocument.Field.lastOpenedAt] ?? .null) != .null
         }
         if recents.count > Int(SchemaLimits.recentsMax) {
             out.append(InvariantViolation(invariant: .recents, message: "\(recents.count) flights carry lastOpenedAt"))

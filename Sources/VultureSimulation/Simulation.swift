@@ -96,8 +96,10 @@ public enum Simulation {
     /// pulled flight without it breaks the schema, and the engine holds it (pin malformedDocumentHeld).
     static func summary(_ index: Int) -> FirestoreValue {
         .map([
-            "analysisVersion": .integer(1), "takeoffAt": .null, "landingAt": .null, "sportKind": .string("glider"),
-            "optimizedDistance": .double(Double(50_000 + 1_000 * index)), "duration": .integer(Int64(3_600 + index)),
+            FlightSummary.Field.analysisVersion: .integer(1), FlightSummary.Field.takeoffAt: .null,
+            FlightSummary.Field.landingAt: .null, FlightSummary.Field.sportKind: .string("glider"),
+            FlightSummary.Field.optimizedDistance: .double(Double(50_000 + 1_000 * index)),
+            FlightSummary.Field.duration: .integer(Int64(3_600 + index)),
         ])
     }
 
@@ -300,25 +302,34 @@ struct World {
         let id = String(repeating: "f", count: 64)
         let path = (try? BlobPaths.igcObjectPath(uid: Simulation.uid, flightId: id)) ?? ""
         let common: [String: FirestoreValue] = [
-            "schema": .integer(SchemaConstants.schemaVersion), "updatedAt": .serverTimestamp,
-            "clientUpdatedAt": .timestamp(start), "updatedBy": .string("ballast"),
-            "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
+            CommonFields.Field.schema: .integer(SchemaConstants.schemaVersion),
+            CommonFields.Field.updatedAt: .serverTimestamp,
+            CommonFields.Field.clientUpdatedAt: .timestamp(start), CommonFields.Field.updatedBy: .string("ballast"),
+            CommonFields.Field.platform: .string("android"), CommonFields.Field.deleted: .boolean(false),
+            CommonFields.Field.deletedAt: .null,
         ]
         var flight = common
-        flight["igc"] = .map([
-            "path": .string(path), "sizeBytes": .integer(bytes * 5), "gzBytes": .integer(bytes),
-            "sha256": .string(id), "uploaded": .boolean(false),
+        flight[FlightDocument.Field.igc] = .map([
+            StorageObjectKind.MapField.path: .string(path), StorageObjectKind.MapField.sizeBytes: .integer(bytes * 5),
+            StorageObjectKind.MapField.gzBytes: .integer(bytes),
+            IGCBlob.Field.sha256: .string(id), StorageObjectKind.MapField.uploaded: .boolean(false),
         ])
-        flight["inLogbook"] = .boolean(true)
-        flight["summary"] = Simulation.summary(0)
+        flight[FlightDocument.Field.inLogbook] = .boolean(true)
+        flight[FlightDocument.Field.summary] = Simulation.summary(0)
         let profile: [String: FirestoreValue] = [
-            "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(start),
-            "lastSeenAt": .timestamp(start), "platforms": .array([.string("android")]),
-            "storageBytes": .integer(bytes),
-            "storageRef": .map(["collection": .string("flights"), "id": .string(id)]),
+            CommonFields.Field.schema: .integer(SchemaConstants.schemaVersion),
+            FlightDocument.Field.createdAt: .timestamp(start),
+            ProfileDocument.Field.lastSeenAt: .timestamp(start),
+            ProfileDocument.Field.platforms: .array([.string("android")]),
+            ProfileDocument.Field.storageBytes: .integer(bytes),
+            ProfileDocument.Field.storageRef: .map([
+                StorageRef.Field.collection: .string("flights"), StorageRef.Field.id: .string(id),
+            ]),
         ]
-        guard let w1 = try? FirestoreWrite(path: "users/\(Simulation.uid)/flights/\(id)", fields: flight),
-            let w2 = try? FirestoreWrite(path: "users/\(Simulation.uid)", fields: profile)
+        guard
+            let w1 = try? FirestoreWrite(
+                path: SyncCollection.flights.documentPath(uid: Simulation.uid, id: id), fields: flight),
+            let w2 = try? FirestoreWrite(path: SyncCollection.profilePath(uid: Simulation.uid), fields: profile)
         else { return }
         perform(.serverCommit(writes: [w1, w2], lateBySeconds: nil))
     }
@@ -349,13 +360,18 @@ struct World {
         bulkCommits += 1
         let writes = ids.compactMap { id -> FirestoreWrite? in
             try? FirestoreWrite(
-                path: "users/\(Simulation.uid)/flights/\(id)",
+                path: SyncCollection.flights.documentPath(uid: Simulation.uid, id: id),
                 fields: [
-                    "schema": .integer(SchemaConstants.schemaVersion), "updatedAt": .serverTimestamp,
-                    "clientUpdatedAt": .timestamp(instant), "updatedBy": .string("device-web"),
-                    "platform": .string("android"), "deleted": .boolean(false), "deletedAt": .null,
-                    "inLogbook": .boolean(true), "lastOpenedAt": .timestamp(instant), "igc": .null,
-                    "filename": .string("bulk-\(id.prefix(8)).igc"), "summary": Simulation.summary(0),
+                    CommonFields.Field.schema: .integer(SchemaConstants.schemaVersion),
+                    CommonFields.Field.updatedAt: .serverTimestamp,
+                    CommonFields.Field.clientUpdatedAt: .timestamp(instant),
+                    CommonFields.Field.updatedBy: .string("device-web"),
+                    CommonFields.Field.platform: .string("android"), CommonFields.Field.deleted: .boolean(false),
+                    CommonFields.Field.deletedAt: .null,
+                    FlightDocument.Field.inLogbook: .boolean(true),
+                    FlightDocument.Field.lastOpenedAt: .timestamp(instant), FlightDocument.Field.igc: .null,
+                    FlightDocument.Field.filename: .string("bulk-\(id.prefix(8)).igc"),
+                    FlightDocument.Field.summary: Simulation.summary(0),
                 ])
         }
         return .serverCommit(writes: writes, lateBySeconds: nil)
@@ -375,10 +391,11 @@ struct World {
             // A flight goes to the logbook, or to Recents when opened (recents-only flights carry a date).
             let logbook = tape.chance(60)
             var fields: [String: FirestoreValue] = [
-                "filename": .string("flight-\(index).igc"), "inLogbook": .boolean(logbook),
-                "summary": Simulation.summary(index),
+                FlightDocument.Field.filename: .string("flight-\(index).igc"),
+                FlightDocument.Field.inLogbook: .boolean(logbook),
+                FlightDocument.Field.summary: Simulation.summary(index),
             ]
-            if !logbook { fields["lastOpenedAt"] = .timestamp(d.clock.now) }
+            if !logbook { fields[FlightDocument.Field.lastOpenedAt] = .timestamp(d.clock.now) }
             step = .importFlight(device: d.config.name, igc: Simulation.igcFile(index), fields: fields)
         case 4: step = editFlight(d)
         case 5:
@@ -398,7 +415,10 @@ struct World {
             }
             step = .importFlight(
                 device: d.config.name, igc: Simulation.igcFile(index),
-                fields: ["inLogbook": .boolean(true), "summary": Simulation.summary(index)])
+                fields: [
+                    FlightDocument.Field.inLogbook: .boolean(true),
+                    FlightDocument.Field.summary: Simulation.summary(index),
+                ])
         case 8: step = settingsChange(d)
         case 9: step = taskChange(d)
         case 10:
@@ -406,16 +426,19 @@ struct World {
             step = .importMapFile(
                 device: d.config.name, content: Simulation.mapContent(index),
                 fields: [
-                    "type": .string("WAYPOINTS"), "source": .string("USER"), "filename": .string("map-\(index).cup"),
-                    "itemCount": .integer(1), "isVisible": .boolean(true),
+                    MapFileDocument.Field.type: .string("WAYPOINTS"), MapFileDocument.Field.source: .string("USER"),
+                    MapFileDocument.Field.filename: .string("map-\(index).cup"),
+                    MapFileDocument.Field.itemCount: .integer(1), MapFileDocument.Field.isVisible: .boolean(true),
                 ])
         case 11:
             let name = tape.pick(["Aachen", "Klippeneck", "Saint-Hubert", "Bitterwasser"])
             step = .save(
                 device: d.config.name, collection: .homebases, id: nil,
                 changes: [
-                    "name": .string(name), "latitude": .double(50.0 + Double(tape.below(100)) / 10),
-                    "longitude": .double(6.0), "usedAt": .timestamp(d.clock.now),
+                    HomebaseDocument.Field.name: .string(name),
+                    HomebaseDocument.Field.latitude: .double(50.0 + Double(tape.below(100)) / 10),
+                    HomebaseDocument.Field.longitude: .double(6.0),
+                    HomebaseDocument.Field.usedAt: .timestamp(d.clock.now),
                 ])
         case 12: step = fault(d)
         case 13: step = .restart(device: d.config.name)
@@ -447,20 +470,20 @@ struct World {
         let row = tape.pick(live)
         var changes: [String: FirestoreValue] = [:]
         switch tape.below(7) {
-        case 0: changes["comments"] = .string("comment \(tape.below(1000))")
-        case 1: changes["rating"] = .integer(Int64(tape.below(6)))
-        case 2: changes["isFavorite"] = .boolean(tape.chance(50))
-        case 3: changes["inLogbook"] = .boolean(true)
-        case 4: changes["pilotName"] = tape.chance(20) ? .null : .string("Pilot \(tape.below(9))")
+        case 0: changes[FlightDocument.Field.comments] = .string("comment \(tape.below(1000))")
+        case 1: changes[FlightDocument.Field.rating] = .integer(Int64(tape.below(6)))
+        case 2: changes[FlightDocument.Field.isFavorite] = .boolean(tape.chance(50))
+        case 3: changes[FlightDocument.Field.inLogbook] = .boolean(true)
+        case 4: changes[FlightDocument.Field.pilotName] = tape.chance(20) ? .null : .string("Pilot \(tape.below(9))")
         case 5:
-            var summary = row.fields["summary"]?.mapValue ?? [:]
+            var summary = row.fields[FlightDocument.Field.summary]?.mapValue ?? [:]
             var version: Int64 = 0
-            if case .integer(let v)? = summary["analysisVersion"] { version = v }
-            summary["analysisVersion"] = .integer(version + Int64(tape.below(2)))
-            summary["duration"] = .integer(Int64(600 + tape.below(10_000)))
-            changes["summary"] = .map(summary)
+            if case .integer(let v)? = summary[FlightSummary.Field.analysisVersion] { version = v }
+            summary[FlightSummary.Field.analysisVersion] = .integer(version + Int64(tape.below(2)))
+            summary[FlightSummary.Field.duration] = .integer(Int64(600 + tape.below(10_000)))
+            changes[FlightDocument.Field.summary] = .map(summary)
         default:
-            changes["lastOpenedAt"] = tape.chance(30) ? .null : .timestamp(d.clock.now)
+            changes[FlightDocument.Field.lastOpenedAt] = tape.chance(30) ? .null : .timestamp(d.clock.now)
         }
         return .save(device: d.config.name, collection: .flights, id: row.id, changes: changes)
     }
@@ -475,11 +498,12 @@ struct World {
         let entries = codec.entries(
             fromIOS: [iosKey: .boolean(tape.chance(50))], changedAt: [iosKey: ms], deviceId: "device-\(d.config.name)")
         var values =
-            d.store.row(.settings, id: SchemaConstants.settingsDocumentId)?.fields["values"]?.mapValue ?? entries
+            d.store.row(.settings, id: SchemaConstants.settingsDocumentId)?.fields[SettingsDocument.Field.values]?
+            .mapValue ?? entries
         values[key.key] = entries[key.key]
         return .save(
             device: d.config.name, collection: .settings, id: SchemaConstants.settingsDocumentId,
-            changes: ["values": .map(values)])
+            changes: [SettingsDocument.Field.values: .map(values)])
     }
 
     mutating func taskChange(_ d: Device) -> ScenarioStep? {
@@ -488,12 +512,16 @@ struct World {
         let taskId = DocumentIds.taskId(externalUrl: url)
         if tape.chance(50), let flight = flights(d).isEmpty ? nil : tape.pick(flights(d)) {
             return .save(
-                device: d.config.name, collection: .flights, id: flight.id, changes: ["taskId": .string(taskId)])
+                device: d.config.name, collection: .flights, id: flight.id,
+                changes: [FlightDocument.Field.taskId: .string(taskId)])
         }
         return .save(
             device: d.config.name, collection: .tasks,
             id: d.store.row(.tasks, id: taskId)?.isTombstone == false ? taskId : nil,
-            changes: ["name": .string("Task \(index).\(tape.below(5))"), "externalUrl": .string(url)])
+            changes: [
+                TaskDocument.Field.name: .string("Task \(index).\(tape.below(5))"),
+                TaskDocument.Field.externalUrl: .string(url),
+            ])
     }
 
     mutating func fault(_ d: Device) -> ScenarioStep {
@@ -512,7 +540,8 @@ struct World {
     mutating func lateServerEdit() -> ScenarioStep? {
         let all = documents()
         let live = all.filter {
-            InvariantChecker.inCollection($0.path, "/flights/") && $0.fields["deleted"] != .boolean(true)
+            InvariantChecker.inCollection($0.path, "/flights/")
+                && $0.fields[CommonFields.Field.deleted] != .boolean(true)
                 && $0.id != String(repeating: "f", count: 64)
         }
         guard !live.isEmpty else { return nil }
@@ -520,9 +549,11 @@ struct World {
         // The other client's clock is ahead of every device's: its blind edit is the latest by clock too.
         let clock = devices.map(\.clock.now).max() ?? self.clock.now
         let fields: [String: FirestoreValue] = [
-            "comments": .string("server \(tape.below(100))"), "updatedAt": .serverTimestamp,
-            "clientUpdatedAt": .timestamp(clock.adding(seconds: 1)), "updatedBy": .string("device-server"),
-            "platform": .string("android"),
+            FlightDocument.Field.comments: .string("server \(tape.below(100))"),
+            CommonFields.Field.updatedAt: .serverTimestamp,
+            CommonFields.Field.clientUpdatedAt: .timestamp(clock.adding(seconds: 1)),
+            CommonFields.Field.updatedBy: .string("device-server"),
+            CommonFields.Field.platform: .string("android"),
         ]
         guard
             let write = try? FirestoreWrite(
@@ -534,7 +565,7 @@ struct World {
         let flights = all.filter { InvariantChecker.inCollection($0.path, "/flights/") }
         let now = serverNow()
         let visible = flights.compactMap { doc -> FirestoreTimestamp? in
-            if case .timestamp(let t)? = doc.fields["updatedAt"] { return t }
+            if case .timestamp(let t)? = doc.fields[CommonFields.Field.updatedAt] { return t }
             return nil
         }
         let cursors = devices.compactMap { $0.store.state.cursors[.flights] }
@@ -542,7 +573,7 @@ struct World {
         let back = tape.pick([0, 30, 60, 119, SchemaConstants.pullOverlapSeconds, SchemaConstants.pullOverlapSeconds])
         // A commit's time is after the document's last one (Firestore's update times only grow).
         var late = now.seconds - newest.seconds + back
-        if case .timestamp(let last)? = doc.fields["updatedAt"] {
+        if case .timestamp(let last)? = doc.fields[CommonFields.Field.updatedAt] {
             late = min(late, now.seconds - last.seconds - 1)
         }
         return .serverCommit(writes: [write], lateBySeconds: late > 0 ? late : nil)
@@ -557,7 +588,7 @@ struct World {
         case .importFlight(_, let igc, _): made = (.flights, DocumentIds.flightId(igcBytes: igc))
         case .importMapFile(_, let content, let fields):
             var idFields = fields
-            idFields["contentHash"] = .string(DocumentIds.contentHash(contentBytes: content))
+            idFields[MapFileDocument.Field.contentHash] = .string(DocumentIds.contentHash(contentBytes: content))
             if let id = try? DocumentIds.documentId(collection: .mapFiles, fields: idFields).id {
                 made = (.mapFiles, id)
             }
@@ -571,9 +602,10 @@ struct World {
         }
         if let (c, id) = made, let d = Self.deviceName(step) {
             // Made again: the device had it deleted, or never had it while the server holds its tombstone.
-            let path = "users/\(Simulation.uid)/\(c.rawValue)/\(id)"
+            let path = c.documentPath(uid: Simulation.uid, id: id)
             let row = device(d).store.row(c, id: id)
-            let serverTombstone = (try? backend.firestore.get(path))??.fields["deleted"] == .boolean(true)
+            let serverTombstone =
+                (try? backend.firestore.get(path))??.fields[CommonFields.Field.deleted] == .boolean(true)
             if row?.isTombstone == true || (row == nil && serverTombstone) { checker.revivalsAllowed.insert(path) }
             if row == nil || row?.isTombstone == true {
                 checker.creations[path, default: []].append(device(d).clock.now)
@@ -594,7 +626,9 @@ struct World {
                 line += " → " + id
                 // It still sets the field: the edits of another device to it may lose (to the latest).
                 for name in fields.keys where Self.tracked(.flights, name) {
-                    editors["users/\(Simulation.uid)/flights/\(id)", default: [:]][name, default: []].insert(d)
+                    editors[SyncCollection.flights.documentPath(uid: Simulation.uid, id: id), default: [:]][
+                        name, default: []
+                    ].insert(d)
                 }
             case .importMapFile(let d, let content, let fields):
                 line += " → " + (try device(d).engine.importMapFile(content: content, fields: fields))
@@ -605,8 +639,11 @@ struct World {
             case .open(let d, let id, _):
                 let dev = device(d)
                 recordUserEdit(
-                    device: d, collection: .flights, id: id, changes: ["lastOpenedAt": .timestamp(dev.clock.now)])
-                let uploaded = dev.store.row(.flights, id: id)?.fields["igc"]?.mapValue?["uploaded"] == .boolean(true)
+                    device: d, collection: .flights, id: id,
+                    changes: [FlightDocument.Field.lastOpenedAt: .timestamp(dev.clock.now)])
+                let uploaded =
+                    dev.store.row(.flights, id: id)?.fields[FlightDocument.Field.igc]?.mapValue?[
+                        StorageObjectKind.MapField.uploaded] == .boolean(true)
                 let before = dev.bucket.requests.count
                 _ = try dev.engine.openFlight(id)
                 if !uploaded, dev.bucket.requests[before...].contains(where: { $0.kind == .download }) {
@@ -629,14 +666,18 @@ struct World {
                 let visible = late == nil ? clock.now : serverNow().adding(seconds: -(late ?? 0))
                 let sent = try writes.map { w in
                     var f = w.fields ?? [:]
-                    if f["updatedAt"] == .serverTimestamp, late != nil { f["updatedAt"] = .timestamp(visible) }
+                    if f[CommonFields.Field.updatedAt] == .serverTimestamp, late != nil {
+                        f[CommonFields.Field.updatedAt] = .timestamp(visible)
+                    }
                     return try FirestoreWrite(path: w.path, fields: f, mask: w.mask, precondition: w.precondition)
                 }
                 _ = try backend.firestore.commit(sent)
                 recordServerEdits(sent)
                 for w in sent
                 where Self.bulkIds.contains(String(FirestoreLimits.slashSegments(w.path ?? "").last ?? "")) {
-                    if case .timestamp(let t)? = w.fields?["lastOpenedAt"] { bulkInstant = bulkInstant ?? t }
+                    if case .timestamp(let t)? = w.fields?[FlightDocument.Field.lastOpenedAt] {
+                        bulkInstant = bulkInstant ?? t
+                    }
                 }
             case .advance(let seconds, let micros, let d):
                 if let d {
@@ -649,7 +690,8 @@ struct World {
                     // Past the retention a purged tombstone's flight may come back (schema §5.4).
                     for dev in devices {
                         for row in dev.store.rows(.flights) {
-                            checker.revivalsAllowed.insert("users/\(Simulation.uid)/flights/\(row.id)")
+                            checker.revivalsAllowed.insert(
+                                SyncCollection.flights.documentPath(uid: Simulation.uid, id: row.id))
                         }
                     }
                 }
@@ -688,7 +730,7 @@ struct World {
     static func describe(_ step: ScenarioStep) -> String {
         switch step {
         case .importFlight(let d, let igc, _): "\(d) import \(DocumentIds.flightId(igcBytes: igc).prefix(8))"
-        case .importMapFile(let d, _, let f): "\(d) importMapFile \(f["filename"] ?? .null)"
+        case .importMapFile(let d, _, let f): "\(d) importMapFile \(f[MapFileDocument.Field.filename] ?? .null)"
         case .save(let d, let c, let id, let changes, _):
             "\(d) save \(c.rawValue)/\(id?.prefix(8) ?? "new") \(changes.keys.sorted())"
         case .delete(let d, let c, let id): "\(d) delete \(c.rawValue)/\(id.prefix(8))"
@@ -717,8 +759,9 @@ struct World {
             for r in requests[min(dev.seenRequests, requests.count)...] where r.kind == .commit {
                 // A delete pushed after its own retention is purged at once (schema §5.4's query):
                 // the devices that kept the record keep it, as §5.4 accepts of a device away that long.
-                for w in r.writes where w.fields?["deleted"] == .boolean(true) {
-                    if case .timestamp(let t)? = w.fields?["deletedAt"], t < dev.clock.now.adding(seconds: -retention),
+                for w in r.writes where w.fields?[CommonFields.Field.deleted] == .boolean(true) {
+                    if case .timestamp(let t)? = w.fields?[CommonFields.Field.deletedAt],
+                        t < dev.clock.now.adding(seconds: -retention),
                         let path = w.path
                     {
                         checker.lateDeletes.insert(path)
@@ -736,7 +779,7 @@ struct World {
                             if w.isDelete { return "delete \(target)" }
                             let mask =
                                 w.mask.map { "[" + $0.map(\.description).joined(separator: ",") + "]" } ?? "(all)"
-                            let igc = w.fields?["igc"].map { " igc=\($0)" } ?? ""
+                            let igc = w.fields?[FlightDocument.Field.igc].map { " igc=\($0)" } ?? ""
                             let pre = w.precondition.map { " if \($0)" } ?? ""
                             return "\(target) \(mask)\(igc)\(pre)"
                         }.joined(separator: "; "))
@@ -750,7 +793,7 @@ struct World {
         let violations = checker.afterStep(
             documents: all, storage: backend.storage, pro: pro, newCommits: commits,
             pushes: pushes)
-        for doc in all where doc.fields["deleted"] == .boolean(true) {
+        for doc in all where doc.fields[CommonFields.Field.deleted] == .boolean(true) {
             everDeleted.insert(doc.path)
         }
         return violations.first
@@ -785,7 +828,7 @@ struct World {
     mutating func recordUserEdit(
         device d: String, collection c: SyncCollection, id: String, changes: [String: FirestoreValue]
     ) {
-        let path = "users/\(Simulation.uid)/\(c.rawValue)/\(id)"
+        let path = c.documentPath(uid: Simulation.uid, id: id)
         for (name, value) in changes where Self.tracked(c, name) {
             lastEdits[path, default: [:]][name] = (value, steps.count - 1, d)
             editors[path, default: [:]][name, default: []].insert(d)
@@ -797,10 +840,14 @@ struct World {
     mutating func noteTrims(_ events: ArraySlice<SyncEvent>, device d: String) {
         for case .trimmed(let cleared, let tombstoned) in events {
             for id in cleared {
-                editors["users/\(Simulation.uid)/flights/\(id)", default: [:]]["lastOpenedAt", default: []].insert(
+                editors[SyncCollection.flights.documentPath(uid: Simulation.uid, id: id), default: [:]][
+                    FlightDocument.Field.lastOpenedAt, default: []
+                ].insert(
                     "trim on \(d)")
             }
-            for id in tombstoned { everDeleted.insert("users/\(Simulation.uid)/flights/\(id)") }
+            for id in tombstoned {
+                everDeleted.insert(SyncCollection.flights.documentPath(uid: Simulation.uid, id: id))
+            }
         }
     }
 
@@ -851,7 +898,7 @@ struct World {
         // the end (a record deleted or made again starts over).
         for (path, fields) in lastEdits.sorted(by: { $0.key < $1.key })
         where !everDeleted.contains(path) && !checker.revivalsAllowed.contains(path) {
-            guard let doc = byPath[path], doc["deleted"] != .boolean(true) else { continue }
+            guard let doc = byPath[path], doc[CommonFields.Field.deleted] != .boolean(true) else { continue }
             for (name, edit) in fields.sorted(by: { $0.key < $1.key })
             where (doc[name] ?? .null) != edit.value && editors[path]?[name] == [edit.device] {
                 return InvariantViolation(
@@ -871,7 +918,7 @@ extension World {
         var named: Set<String> = []
         for doc in documents where InvariantChecker.isLive(doc) {
             for (_, map) in InvariantChecker.blobMaps(doc) {
-                if case .string(let path)? = map["path"] { named.insert(path) }
+                if case .string(let path)? = map[StorageObjectKind.MapField.path] { named.insert(path) }
             }
         }
         let uploaded = Set(devices.flatMap { $0.bucket.requests.filter { $0.kind == .upload }.map(\.path) })
@@ -889,10 +936,12 @@ extension World {
         guard let instant = bulkInstant else { return nil }
         var cleared: String?
         for id in Self.bulkIds {
-            guard let doc = byPath["users/\(Simulation.uid)/flights/\(id)"], doc["deleted"] != .boolean(true) else {
+            guard let doc = byPath[SyncCollection.flights.documentPath(uid: Simulation.uid, id: id)],
+                doc[CommonFields.Field.deleted] != .boolean(true)
+            else {
                 continue
             }
-            if doc["lastOpenedAt"] == .timestamp(instant) {
+            if doc[FlightDocument.Field.lastOpenedAt] == .timestamp(instant) {
                 if let cleared {
                     return InvariantViolation(
                         invariant: .recentsTieOrder,

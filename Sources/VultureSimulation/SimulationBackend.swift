@@ -15,7 +15,7 @@ public protocol SimulationBackend: ScenarioBackend {
 
 extension InMemoryScenarioBackend: SimulationBackend {
     public func documents(uid: String) throws(FirestoreError) -> [FirestoreDocument] {
-        let profile = "users/\(uid)"
+        let profile = SyncCollection.profilePath(uid: uid)
         return memory.allDocuments.filter { $0.path == profile || $0.path.hasPrefix(profile + "/") }
     }
 }
@@ -24,9 +24,10 @@ extension EmulatorScenarioBackend: SimulationBackend {
     /// The profile (a get) and one query per collection, with the `owner` token.
     public func documents(uid: String) throws(FirestoreError) -> [FirestoreDocument] {
         var out: [FirestoreDocument] = []
-        if let profile = try owner.get("users/\(uid)") { out.append(profile) }
+        if let profile = try owner.get(SyncCollection.profilePath(uid: uid)) { out.append(profile) }
         for collection in SyncCollection.allCases where collection != .users {
-            out += try owner.runQuery(FirestoreQuery(parent: "users/\(uid)", collectionId: collection.rawValue))
+            out += try owner.runQuery(
+                FirestoreQuery(parent: collection.parentPath(uid: uid), collectionId: collection.rawValue))
         }
         return out.sorted { $0.path < $1.path }
     }

@@ -198,6 +198,57 @@ import VultureSchemaCore
         #expect(copies.isEmpty, "use the generated SchemaFacts.swift instead:\n\(copies.joined(separator: "\n"))")
     }
 
+    /// Code that reads or writes documents by field name: a string literal there that is a field
+    /// name of `Spec/fields.tsv` is a copy (use `FlightDocument.Field.deleted`,
+    /// `StorageObjectKind.MapField.path`).
+    static let fieldNameFolders = [
+        "Sources/VultureSyncEngine/", "Sources/VultureSimulation/", "Sources/VultureScenarios/ScenarioRe",
+        "Sources/VultureSyncSchema/Documents/", "Sources/VultureSyncSchema/Schema/",
+    ]
+
+    /// Files of those folders whose literals that look like field names are not document fields, and why.
+    static let fieldNamesAllowed: [String: String] = [
+        "Sources/VultureSyncEngine/Store/StoredValues.swift":
+            "LocalRow's own Codable keys (collection, id, createdAt), not a document's fields"
+    ]
+
+    /// Files allowed to build a `users/…` path by interpolation, and why.
+    static let pathsAllowed: [String: String] = [
+        "Sources/VultureSyncEngine/Store/SQLiteLocalStore.swift":
+            "turns a FileLocalStore blob file name back into the Storage object path it encodes, segment by segment"
+    ]
+
+    /// Whether literal `s` builds a document or object path by hand: `users/` then an interpolation.
+    static func buildsPath(_ s: String) -> Bool { s.hasPrefix("users/\\(") }
+
+    @Test func noHandWrittenSourceSpellsAFieldNameOrBuildsAPath() throws {
+        let spec = try SchemaSpec.load(from: specDirectory)
+        let names = Set(spec.fields.map(\.name))
+        #expect(names.contains("deleted") && names.contains("gzBytes") && names.contains("v"))
+        var copies: [String] = []
+        for url in try Self.handWrittenSources() {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let relative = String(url.path.dropFirst(Self.root.path.count + 1))
+            let checksNames =
+                Self.fieldNameFolders.contains { relative.hasPrefix($0) } && Self.fieldNamesAllowed[relative] == nil
+            for (index, line) in text.components(separatedBy: "\n").enumerated() {
+                for s in Self.literals(Self.code(line)).strings {
+                    if checksNames, names.contains(s) {
+                        copies.append("\(relative):\(index + 1): \"\(s)\" is a field name of Spec/fields.tsv")
+                    }
+                    if Self.buildsPath(s), Self.pathsAllowed[relative] == nil {
+                        copies.append(
+                            "\(relative):\(index + 1): \"\(s)\" builds a path of Spec/collections.tsv by hand")
+                    }
+                }
+            }
+        }
+        let builders = "SyncCollection.documentPath(uid:id:), parentPath(uid:), profilePath(uid:)"
+        #expect(
+            copies.isEmpty,
+            "use the generated Field names and path builders (\(builders)) instead:\n\(copies.joined(separator: "\n"))")
+    }
+
     @Test func theScanFindsCopies() {
         #expect(Self.literals(Self.code(#"let cap: Int64 = 32_000_000  // 120"#)).numbers == [32_000_000])
         #expect(Self.literals(Self.code(#"let p = "users/\(uid)/igc/\(id).igc.gz" // "x""#)).strings.count == 1)
@@ -206,5 +257,8 @@ import VultureSchemaCore
         #expect(Self.repeats(#"users/\(uid)/igc/\(id).igc.gz"#, Fact(text: "users/…/igc/", origin: "")))
         #expect(!Self.repeats("ours.igc.gz", Fact(text: "users/…/igc/", origin: "")))
         #expect(Self.literalPieces(of: "users/{uid}/igc/{flightId}.igc.gz") == ["users", "igc", ".igc.gz"])
+        #expect(Self.buildsPath(Self.literals(Self.code(#"let p = "users/\(uid)/flights/\(id)""#)).strings[0]))
+        #expect(!Self.buildsPath("users/u1/flights/f1"))
+        #expect(Self.literals(Self.code(#"row.fields["deleted"] == nil // "summary""#)).strings == ["deleted"])
     }
 }

@@ -130,12 +130,13 @@ extension ScenarioGoldens {
                 .importMapFile(device: "a", content: content, fields: downloadedFields), sync("a"),
                 expect(
                     server: [
-                        "users/\(uid)/mapFiles/\(user)": ["contentHash": .string(hash)],
-                        "users/\(uid)/mapFiles/\(downloaded)": ["contentHash": .string(hash)],
+                        SyncCollection.mapFiles.documentPath(uid: uid, id: user): ["contentHash": .string(hash)],
+                        SyncCollection.mapFiles.documentPath(uid: uid, id: downloaded): ["contentHash": .string(hash)],
                     ], objects: [object: true], storageBytes: .counted, serverCounts: [.mapFiles: 2]),
                 advance(10), .delete(device: "a", collection: .mapFiles, id: user), sync("a"),
                 expect(
-                    server: ["users/\(uid)/mapFiles/\(user)": ["deleted": .boolean(true)]], objects: [object: true],
+                    server: [SyncCollection.mapFiles.documentPath(uid: uid, id: user): ["deleted": .boolean(true)]],
+                    objects: [object: true],
                     storageBytes: .counted, serverCounts: [.mapFiles: 1]),
                 advance(10), .delete(device: "a", collection: .mapFiles, id: downloaded), sync("a"),
                 expect(objects: [object: false], storageBytes: .value(0), serverCounts: [.mapFiles: 0]),

@@ -207,7 +207,7 @@ extension ScenarioGoldens {
                 .save(device: "b", collection: .settings, id: id, changes: ["values": bValues]),
                 sync("a"), advance(10), sync("b"), advance(10), sync("a"),
                 expect(
-                    server: ["users/\(uid)/settings/\(id)": ["values": merged]],
+                    server: [SyncCollection.settings.documentPath(uid: uid, id: id): ["values": merged]],
                     rows: [
                         "a": ["settings/\(id)": row(["values": merged], dirty: false)],
                         "b": ["settings/\(id)": row(["values": merged], dirty: false)],
@@ -336,10 +336,12 @@ extension ScenarioGoldens {
                 sync("a"), advance(10), sync("b"), advance(10), sync("a"),
                 expect(
                     server: [
-                        "users/\(uid)/homebases/\(base)": [
+                        SyncCollection.homebases.documentPath(uid: uid, id: base): [
                             "latitude": .double(48.2), "longitude": .double(8.2), "usedAt": at(10),
                         ],
-                        "users/\(uid)/tasks/\(task)": ["name": .string("Task 7 (b)"), "distance": .double(312e3)],
+                        SyncCollection.tasks.documentPath(uid: uid, id: task): [
+                            "name": .string("Task 7 (b)"), "distance": .double(312e3),
+                        ],
                     ],
                     rows: [
                         "a": [

@@ -58,7 +58,7 @@ extension ScenarioGoldens {
                 expect(
                     server: [
                         f.path: ["taskId": .string(task)],
-                        "users/\(uid)/tasks/\(task)": ["name": .string("Task 1 Club")],
+                        SyncCollection.tasks.documentPath(uid: uid, id: task): ["name": .string("Task 1 Club")],
                     ]),
                 advance(10), sync("b"),
                 expect(rows: ["b": [f.key: row(["taskId": .string(task)], dirty: false)]], converged: ["a", "b"]),
@@ -234,7 +234,9 @@ extension ScenarioGoldens {
             } + [
                 sync("a"),
                 expect(
-                    server: ["users/\(uid)/tasks/\(tasks[5].id)": ["name": .string("Task 6 Open")]],
+                    server: [
+                        SyncCollection.tasks.documentPath(uid: uid, id: tasks[5].id): ["name": .string("Task 6 Open")]
+                    ],
                     serverCounts: [.tasks: 6]),
                 advance(10), sync("b"),
                 expect(

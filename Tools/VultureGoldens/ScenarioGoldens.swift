@@ -52,7 +52,7 @@ enum ScenarioGoldens {
         let n: Int
         let igc: Data
         var id: String { DocumentIds.flightId(igcBytes: igc) }
-        var path: String { "users/\(uid)/flights/\(id)" }
+        var path: String { SyncCollection.flights.documentPath(uid: uid, id: id) }
         var key: String { "flights/\(id)" }
         var object: String { (try? BlobPaths.igcObjectPath(uid: uid, flightId: id)) ?? "" }
         var gzBytes: Int64 { (try? IGCBlob.build(uid: uid, igcBytes: igc).map.gzBytes) ?? 0 }
@@ -203,14 +203,14 @@ enum ScenarioGoldens {
         out["platform"] = .string(Platform.android.rawValue)
         out["deleted"] = .boolean(false)
         out["deletedAt"] = .null
-        return try? FirestoreWrite(path: "users/\(uid)/\(collection.rawValue)/\(id)", fields: out)
+        return try? FirestoreWrite(path: collection.documentPath(uid: uid, id: id), fields: out)
     }
 
     static func homebase(_ i: Int) -> (id: String, key: String, path: String, fields: [String: FirestoreValue]) {
         let name = String(format: "Field %03d", i)
         let id = DocumentIds.homebaseId(name: name)
         return (
-            id, "homebases/\(id)", "users/\(uid)/homebases/\(id)",
+            id, "homebases/\(id)", SyncCollection.homebases.documentPath(uid: uid, id: id),
             [
                 "name": .string(name), "latitude": .double(47.0 + Double(i) / 1000),
                 "longitude": .double(7.0 + Double(i) / 500),
@@ -231,7 +231,7 @@ enum ScenarioGoldens {
         ])
     }
 
-    static var profilePath: String { "users/\(uid)" }
+    static var profilePath: String { SyncCollection.profilePath(uid: uid) }
 
     /// `a` with the members of `b` added.
     static func with(_ a: [String: FirestoreValue], _ b: [String: FirestoreValue]) -> [String: FirestoreValue] {

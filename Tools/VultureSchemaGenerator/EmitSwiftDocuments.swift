@@ -134,6 +134,7 @@ struct SwiftDocumentsEmitter {
         }
         out.append("    /// The owner name in `Spec/fields.tsv`.")
         out.append("    public static let schemaOwner = \(SwiftText.string(owner))")
+        out += fieldNames(owner, fields)
         for f in fields {
             out.append("")
             out += SwiftText.docComment(fieldDoc(f), indent: "    ")
@@ -159,6 +160,26 @@ struct SwiftDocumentsEmitter {
         out.append("}")
         return GeneratedFile(
             relativePath: "\(Self.directory)/\(owner).swift", contents: out.joined(separator: "\n") + "\n")
+    }
+
+    /// `enum Field` of the owner's cloud field names, so hand-written code that reads or writes a
+    /// field by name (`fields[FlightDocument.Field.deleted]`) cannot misspell one.
+    private func fieldNames(_ owner: String, _ fields: [FieldSpec]) -> [String] {
+        var out = [""]
+        out += SwiftText.docComment(
+            "The cloud field names of `\(owner)` (`Spec/fields.tsv`), in table order: the keys of its Firestore "
+                + "map, for code that reads or writes a field by name.",
+            indent: "    ")
+        out.append("    public enum Field {")
+        for (i, f) in fields.enumerated() {
+            if i > 0 { out.append("") }
+            out += SwiftText.docComment("`\(f.name)`: \(f.meaning)", indent: "        ")
+            out.append(
+                "        public static let \(SwiftText.identifier(SwiftText.propertyName(f.name))) = "
+                    + SwiftText.string(f.name))
+        }
+        out.append("    }")
+        return out
     }
 
     private func memberwiseInit(_ owner: String, _ fields: [FieldSpec]) -> [String] {

@@ -10,7 +10,7 @@ struct SwiftFactsEmitter {
 
     static let path = "Sources/VultureSyncSchema/Generated/SchemaFacts.swift"
     static let sources = [
-        "constants.tsv", "limits.tsv", "collections.tsv", "blobs.tsv", "ids.tsv", "merge-rules.tsv",
+        "constants.tsv", "limits.tsv", "collections.tsv", "blobs.tsv", "fields.tsv", "ids.tsv", "merge-rules.tsv",
     ]
 
     func file() -> GeneratedFile {
@@ -112,6 +112,7 @@ struct SwiftFactsEmitter {
         out += property(
             "pushOrder", "Int?", doc: "Position in a push (1 first); nil when not pushed on its own (schema §5.1).",
             spec.collections.map { ($0.name, $0.pushOrder.map { SwiftText.integer($0) } ?? "nil") })
+        out += paths()
         let order = spec.collections.filter { $0.pushOrder != nil }.sorted { $0.pushOrder! < $1.pushOrder! }
         out.append("")
         out += SwiftText.docComment(
@@ -121,6 +122,96 @@ struct SwiftFactsEmitter {
         out.append("        " + order.map { "." + SwiftText.identifier($0.name) }.joined(separator: ", ") + ",")
         out.append("    ]")
         out.append("}")
+        return out
+    }
+
+    /// `template` as the body of a Swift string literal, each `{name}` an interpolation of `fill[name]`
+    /// (the templates' literal text is path characters, validated by the spec reader).
+    private func interpolated(_ segments: [Substring], fill: [String: String]) -> String {
+        segments.map { segment in
+            if segment.hasPrefix("{"), segment.hasSuffix("}"), let name = fill[String(segment.dropFirst().dropLast())] {
+                return "\\(\(name))"
+            }
+            return String(SwiftText.string(String(segment)).dropFirst().dropLast())
+        }.joined(separator: "/")
+    }
+
+    /// `enum MapField`: the field names every kind's blob map type has (the `Spec/fields.tsv` rows of
+    /// each `record.mapField` map type, in the first type's order), for code that handles any kind.
+    private func blobMapFields() -> [String] {
+        let mapTypes: [String] = spec.blobs.compactMap { blob in
+            if case .map(let owner)? = spec.field(at: blob.mapField, in: blob.record)?.type { return owner }
+            return nil
+        }
+        guard let first = mapTypes.first else { return [] }
+        let shared = spec.allFields(of: first).filter { f in
+            mapTypes.allSatisfy { owner in spec.allFields(of: owner).contains { $0.name == f.name } }
+        }
+        var out = [""]
+        out += SwiftText.docComment(
+            "The field names every blob map has (" + mapTypes.map { "`\($0)`" }.joined(separator: ", ")
+                + ", `Spec/fields.tsv`), for code that handles the map of any kind under ``mapField``.",
+            indent: "    ")
+        out.append("    public enum MapField {")
+        for (i, f) in shared.enumerated() {
+            if i > 0 { out.append("") }
+            out += SwiftText.docComment("`\(f.name)`: \(f.meaning)", indent: "        ")
+            out.append(
+                "        public static let \(SwiftText.identifier(SwiftText.propertyName(f.name))) = "
+                    + SwiftText.string(f.name))
+        }
+        out.append("    }")
+        return out
+    }
+
+    /// The path builders: `documentPath(uid:id:)`, `parentPath(uid:)`, `profilePath(uid:)`, filled
+    /// from the templates (`users/{uid}` or `users/{uid}/COLLECTION/{ID}`, checked by the spec reader).
+    private func paths() -> [String] {
+        var document: [(String, String)] = []
+        var parent: [(String, String)] = []
+        for c in spec.collections {
+            let segments = c.pathTemplate.split(separator: "/")
+            if segments.count == 2 {
+                document.append((c.name, "\"" + interpolated(segments, fill: ["uid": "uid"]) + "\""))
+                parent.append((c.name, "\"\""))
+            } else {
+                let prefix = interpolated(Array(segments.prefix(3)), fill: ["uid": "uid"])
+                document.append((c.name, "\"" + prefix + "/\\(id)\""))
+                parent.append((c.name, "\"" + interpolated(Array(segments.prefix(2)), fill: ["uid": "uid"]) + "\""))
+            }
+        }
+        var out: [String] = []
+        out.append("")
+        out += SwiftText.docComment(
+            "The path of document `id` of this collection for `uid`: ``pathTemplate`` with `{uid}` and its last "
+                + "segment filled (`users/u1/flights/\\(id)`; settings' id is `SchemaConstants.settingsDocumentId`). "
+                + "The profile's path is `users/{uid}`, whatever `id`. Neither value is checked: see `DocumentIds`.",
+            indent: "    ")
+        out.append("    public func documentPath(uid: String, id: String) -> String {")
+        out.append("        switch self {")
+        for (name, value) in document { out.append("        case .\(SwiftText.identifier(name)): \(value)") }
+        out.append("        }")
+        out.append("    }")
+        out.append("")
+        out += SwiftText.docComment(
+            "The parent a query of this collection names (`users/{uid}`, the `parent` of a `runQuery` whose "
+                + "collection id is ``rawValue``); the empty string, the database root, for `users` itself.",
+            indent: "    ")
+        out.append("    public func parentPath(uid: String) -> String {")
+        out.append("        switch self {")
+        for (name, value) in parent { out.append("        case .\(SwiftText.identifier(name)): \(value)") }
+        out.append("        }")
+        out.append("    }")
+        if let profile = spec.collections.first(where: { $0.pathTemplate.split(separator: "/").count == 2 }) {
+            out.append("")
+            out += SwiftText.docComment(
+                "The profile document's path, `\(profile.pathTemplate)` (the parent of every other collection).",
+                indent: "    ")
+            out.append("    public static func profilePath(uid: String) -> String {")
+            out.append(
+                "        \"" + interpolated(profile.pathTemplate.split(separator: "/"), fill: ["uid": "uid"]) + "\"")
+            out.append("    }")
+        }
         return out
     }
 
@@ -152,6 +243,7 @@ struct SwiftFactsEmitter {
         out += property(
             "maximumRawBytes", "Int64?", doc: "The cap on the bytes before gzip, in bytes; nil for none.",
             spec.blobs.map { ($0.name, $0.maxRawBytes.map { SwiftText.integer($0) } ?? "nil") })
+        out += blobMapFields()
         out.append("}")
         return out
     }

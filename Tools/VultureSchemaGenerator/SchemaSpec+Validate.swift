@@ -137,12 +137,14 @@ extension SchemaSpec {
                 errors.append(collection.location.error("id rule \(collection.idRecord) has no rows in ids.tsv"))
             }
             let segments = collection.pathTemplate.split(separator: "/", omittingEmptySubsequences: false)
-            if segments.count % 2 != 0 || segments.first != "users" || segments.count < 2 || segments[1] != "{uid}"
-                || segments.contains("")
-            {
+            // users/{uid} itself, or users/{uid}/COLLECTION/{id} (the generated path builders rely on it).
+            let isProfile = segments.count == 2 && collection.name == "users"
+            let isChild = segments.count == 4 && segments[2] == collection.name && !segments[3].isEmpty
+            if segments.first != "users" || segments.count < 2 || segments[1] != "{uid}" || !(isProfile || isChild) {
                 errors.append(
                     collection.location.error(
-                        "path '\(collection.pathTemplate)' must be a document path under users/{uid}"))
+                        "path '\(collection.pathTemplate)' must be users/{uid} (collection users) or "
+                            + "users/{uid}/\(collection.name)/{ID}"))
             }
             if collection.hasCommonFields {
                 let common = fields(of: Self.commonFieldsOwner)

@@ -40,12 +40,12 @@ extension SyncEngine {
     /// platform; `updatedAt` is left to the server.
     func stamp(_ fields: inout [String: FirestoreValue], deleted: Bool = false) {
         let now = clock()
-        fields["schema"] = .integer(SchemaConstants.schemaVersion)
-        fields["clientUpdatedAt"] = .timestamp(now)
-        fields["updatedBy"] = .string(configuration.deviceId)
-        fields["platform"] = .string(configuration.platform.rawValue)
-        fields["deleted"] = .boolean(deleted)
-        fields["deletedAt"] = deleted ? .timestamp(now) : .null
+        fields[CommonFields.Field.schema] = .integer(SchemaConstants.schemaVersion)
+        fields[CommonFields.Field.clientUpdatedAt] = .timestamp(now)
+        fields[CommonFields.Field.updatedBy] = .string(configuration.deviceId)
+        fields[CommonFields.Field.platform] = .string(configuration.platform.rawValue)
+        fields[CommonFields.Field.deleted] = .boolean(deleted)
+        fields[CommonFields.Field.deletedAt] = deleted ? .timestamp(now) : .null
     }
 
     /// A full document of `collection` from cloud-form `fields`: every field the schema lists, a
@@ -89,7 +89,7 @@ extension SyncEngine {
             for (k, v) in changes { row.fields[k] = v }
             stamp(&row.fields)
             // The pilot changed the flight: a task assignment still waiting is dropped (schema §5.5).
-            if changes.keys.contains(where: { $0 != "lastOpenedAt" }) { row.deferredTaskId = nil }
+            if changes.keys.contains(where: { $0 != FlightDocument.Field.lastOpenedAt }) { row.deferredTaskId = nil }
             store.put(row)
             return row.id
         }
@@ -132,14 +132,18 @@ extension SyncEngine {
         let id = built.map.sha256
         if let row = store.row(.flights, id: id), !row.isTombstone { return id }
         var record = fields
-        record["igc"] = .null
-        if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
-        if record["createdAt"] == nil { record["createdAt"] = .timestamp(clock()) }
-        if record["summary"] ?? .null == .null {
+        record[FlightDocument.Field.igc] = .null
+        if record[FlightDocument.Field.importedAt] == nil {
+            record[FlightDocument.Field.importedAt] = .timestamp(clock())
+        }
+        if record[FlightDocument.Field.createdAt] == nil {
+            record[FlightDocument.Field.createdAt] = .timestamp(clock())
+        }
+        if record[FlightDocument.Field.summary] ?? .null == .null {
             let header = IGCHeader(igcBytes: igc)
             var summary = FlightSummary(takeoffAt: header.firstFix, landingAt: header.lastFix)
             if let t = header.firstFix, let l = header.lastFix { summary.duration = max(0, l.seconds - t.seconds) }
-            record["summary"] = summary.firestoreValue(form: .stored)
+            record[FlightDocument.Field.summary] = summary.firestoreValue(form: .stored)
         }
         if let deleted = store.row(.flights, id: id) { keepRankedFields(of: deleted, in: &record) }
         _ = try stageSave(.flights, id: id, changes: record)
@@ -147,7 +151,7 @@ extension SyncEngine {
             try commitLocalChange()
             return id
         }
-        attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "igc")
+        attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: FlightDocument.Field.igc)
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
         try commitLocalChange()
@@ -158,17 +162,19 @@ extension SyncEngine {
     /// device or the server already has for it never go down (merge-rules.tsv `summary`,
     /// `trackPreview`: the higher rank wins, a tie keeps the re-import's).
     private func keepRankedFields(of deleted: LocalRow, in record: inout [String: FirestoreValue]) {
-        let server = deleted.base.flatMap { $0["deleted"] == .boolean(true) ? nil : $0 }
+        let server = deleted.base.flatMap { $0[CommonFields.Field.deleted] == .boolean(true) ? nil : $0 }
         for earlier in [deleted.fields, server].compactMap({ $0 }) {
             if DocumentMergeRun.analysisVersionOrder(
                 DocumentMergeRun.value(at: "summary.analysisVersion", in: earlier),
                 DocumentMergeRun.value(at: "summary.analysisVersion", in: record)) > 0
             {
-                record["summary"] = earlier["summary"]
+                record[FlightDocument.Field.summary] = earlier[FlightDocument.Field.summary]
             }
-            if DocumentMergeRun.trackPreviewOrder(earlier["trackPreviewVersion"], record["trackPreviewVersion"]) > 0 {
-                record["trackPreview"] = earlier["trackPreview"]
-                record["trackPreviewVersion"] = earlier["trackPreviewVersion"]
+            if DocumentMergeRun.trackPreviewOrder(
+                earlier[FlightDocument.Field.trackPreviewVersion], record[FlightDocument.Field.trackPreviewVersion]) > 0
+            {
+                record[FlightDocument.Field.trackPreview] = earlier[FlightDocument.Field.trackPreview]
+                record[FlightDocument.Field.trackPreviewVersion] = earlier[FlightDocument.Field.trackPreviewVersion]
             }
         }
     }
@@ -184,8 +190,8 @@ extension SyncEngine {
             throw .blob(error)
         }
         var record = fields
-        record["contentHash"] = .string(built.contentHash)
-        record["content"] = .null
+        record[MapFileDocument.Field.contentHash] = .string(built.contentHash)
+        record[MapFileDocument.Field.content] = .null
         let expectedId: String
         do throws(DocumentIdError) {
             expectedId = try DocumentIds.documentId(collection: .mapFiles, fields: record).id
@@ -194,13 +200,15 @@ extension SyncEngine {
         }
         // The same file imported again is the same document: nothing changes.
         if let row = store.row(.mapFiles, id: expectedId), !row.isTombstone { return expectedId }
-        if record["importedAt"] == nil { record["importedAt"] = .timestamp(clock()) }
+        if record[MapFileDocument.Field.importedAt] == nil {
+            record[MapFileDocument.Field.importedAt] = .timestamp(clock())
+        }
         let id = try stageSave(.mapFiles, id: expectedId, changes: record)
         guard var row = store.row(.mapFiles, id: id) else {
             try commitLocalChange()
             return id
         }
-        attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: "content")
+        attachBlob(&row, map: built.map.firestoreValue(form: .stored), mapField: MapFileDocument.Field.content)
         store.put(row)
         store.setBlob(built.gzipped, at: built.map.path)
         try commitLocalChange()
@@ -211,8 +219,9 @@ extension SyncEngine {
     /// live with this object (a delete and a re-import before any push), its map is kept — the object
     /// is reserved and counted already; otherwise the map waits to be reserved by the next push.
     func attachBlob(_ row: inout LocalRow, map: FirestoreValue, mapField: String) {
-        if let base = row.base, base["deleted"] != .boolean(true), case .map(let agreed)? = base[mapField],
-            agreed["path"] == map.mapValue?["path"]
+        if let base = row.base, base[CommonFields.Field.deleted] != .boolean(true),
+            case .map(let agreed)? = base[mapField],
+            agreed[StorageObjectKind.MapField.path] == map.mapValue?[StorageObjectKind.MapField.path]
         {
             row.fields[mapField] = .map(agreed)
             row.pendingBlobMap = nil
@@ -255,13 +264,14 @@ extension SyncEngine {
     @discardableResult
     public func openFlight(_ id: String) throws(LocalChangeError) -> Data? {
         guard let row = store.row(.flights, id: id), !row.isTombstone else { throw .noSuchRecord(.flights, id: id) }
-        try save(.flights, id: id, changes: ["lastOpenedAt": .timestamp(clock())])
+        try save(.flights, id: id, changes: [FlightDocument.Field.lastOpenedAt: .timestamp(clock())])
         guard let path = blobPath(row) else { return nil }
         if let gz = store.blob(path) {
             do { return try IGCDownload.verify(gzipped: gz, flightId: id) } catch { throw .blob(error) }
         }
-        guard case .map(let igc)? = row.fields["igc"],
-            igc["uploaded"] == .boolean(true) || !configuration.mechanisms.downloadsOnlyUploaded
+        guard case .map(let igc)? = row.fields[FlightDocument.Field.igc],
+            igc[StorageObjectKind.MapField.uploaded] == .boolean(true)
+                || !configuration.mechanisms.downloadsOnlyUploaded
         else { return nil }
         let object: StorageObject?
         do { object = try storage.download(path) } catch { throw .download("\(error)") }

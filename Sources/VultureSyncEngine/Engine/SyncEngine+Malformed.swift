@@ -34,7 +34,7 @@ extension SyncEngine {
         pulledPaths?.insert(key)
         if store.row(collection, id: document.id) != nil { store.state.heldRecords[key] = errors }
         events.append(.malformed(collection, id: document.id, errors: errors))
-        if movesCursor, case .timestamp(let t)? = document.fields["updatedAt"],
+        if movesCursor, case .timestamp(let t)? = document.fields[CommonFields.Field.updatedAt],
             t > (store.state.cursors[collection] ?? .minimum)
         {
             store.state.cursors[collection] = t

@@ -70,14 +70,14 @@ extension SyncEngine {
             filters.append(FirestoreQuery.Filter(Self.updatedAt, op, .timestamp(from)))
         }
         return FirestoreQuery(
-            parent: "users/\(uid)", collectionId: collection.rawValue, filters: filters,
+            parent: collection.parentPath(uid: uid), collectionId: collection.rawValue, filters: filters,
             orderBy: configuration.mechanisms.pullOrderedByUpdatedAt
                 ? [FirestoreQuery.Order(Self.updatedAt), FirestoreQuery.Order(.documentName)]
                 : [FirestoreQuery.Order(.documentName)],
             limit: configuration.pageSize)
     }
 
-    static let updatedAt = FieldPath(unchecked: ["updatedAt"])
+    static let updatedAt = FieldPath(unchecked: [CommonFields.Field.updatedAt])
 
     /// One collection, page by page. A later page continues after the last `(updatedAt, name)`
     /// seen — never `> updatedAt` alone (ties at one commit's time would be lost) and never the
@@ -98,7 +98,8 @@ extension SyncEngine {
             }
             events.append(.pulledPage(collection, documents: page.count))
             try commitStore()
-            guard page.count == query.limit, let last = page.last, case .timestamp(let t)? = last.fields["updatedAt"]
+            guard page.count == query.limit, let last = page.last,
+                case .timestamp(let t)? = last.fields[CommonFields.Field.updatedAt]
             else { return }
             if configuration.mechanisms.laterPagesStartAfterName {
                 query.startAt = FirestoreQuery.Cursor(
@@ -112,7 +113,7 @@ extension SyncEngine {
 
     /// The profile document (`users/{uid}`): its `storageBytes` decides the cap check.
     func pullProfile() throws(SyncError) {
-        let path = "users/\(uid)"
+        let path = SyncCollection.profilePath(uid: uid)
         let profile = try firestore("get profile") { () throws(FirestoreError) in try database.get(path) }
         store.state.profile = profile?.fields
         try commitStore()
@@ -139,7 +140,8 @@ extension SyncEngine {
             // after a delete, here or remote) can outlive a remote delete, when made after it: a row
             // the server had live and this device only received or edited was deleted after it was
             // made, whatever the device clocks say (schema §5.4, without trusting a skewed clock).
-            let recreated = row.base == nil || row.base?["deleted"] == .boolean(true) || row.createdSinceAgreement
+            let recreated =
+                row.base == nil || row.base?[CommonFields.Field.deleted] == .boolean(true) || row.createdSinceAgreement
             let context = MergeContext(
                 tasksOnDevice: collection == .flights ? taskIdsOnDevice() : [], deferredTaskId: row.deferredTaskId,
                 localCreatedAt: recreated || configuration.mechanisms.arrivalCountsAsCreation ? row.createdAt : nil)
@@ -149,12 +151,13 @@ extension SyncEngine {
             row.fields = merged.document
             if merged.revived, let kind = Self.blobKind(collection), case .map(var map)? = row.fields[kind.mapField] {
                 // The tombstone's delete removed the object: it is reserved and uploaded again.
-                map["uploaded"] = .boolean(false)
+                map[StorageObjectKind.MapField.uploaded] = .boolean(false)
                 row.pendingBlobMap = .map(map)
                 row.fields[kind.mapField] = .null
             }
             if !configuration.mechanisms.clearsTravel, !merged.isTombstone {
-                for field in ["lastOpenedAt", "usedAt"] where row.fields[field] ?? .null == .null {
+                for field in [FlightDocument.Field.lastOpenedAt, HomebaseDocument.Field.usedAt]
+                where row.fields[field] ?? .null == .null {
                     if let agreed = row.base?[field], agreed != .null, remote[field] == agreed {
                         row.fields[field] = agreed
                     }
@@ -188,7 +191,8 @@ extension SyncEngine {
             }
             store.put(row)
         }
-        if movesCursor, case .timestamp(let t)? = remote["updatedAt"], t > (store.state.cursors[collection] ?? .minimum)
+        if movesCursor, case .timestamp(let t)? = remote[CommonFields.Field.updatedAt],
+            t > (store.state.cursors[collection] ?? .minimum)
         {
             store.state.cursors[collection] = t
         }
@@ -203,7 +207,9 @@ extension SyncEngine {
         guard configuration.platform == .ios, !store.state.duplicatePassDone,
             configuration.mechanisms.duplicatePass != .never
         else { return }
-        let flights = store.rows(.flights).filter { !$0.isTombstone && $0.fields["inLogbook"] == .boolean(true) }.map {
+        let flights = store.rows(.flights).filter {
+            !$0.isTombstone && $0.fields[FlightDocument.Field.inLogbook] == .boolean(true)
+        }.map {
             StoredDocument(id: $0.id, fields: $0.fields)
         }
         for group in DuplicateFlights.groups(flights, context: MergeContext(tasksOnDevice: taskIdsOnDevice())) {
@@ -225,7 +231,7 @@ extension SyncEngine {
         guard let kind = Self.blobKind(row.collection), case .map(var map)? = row.fields[kind.mapField] else { return }
         row.fields[kind.mapField] = .null
         if let path = blobPath(row), store.blob(path) != nil {
-            map["uploaded"] = .boolean(false)
+            map[StorageObjectKind.MapField.uploaded] = .boolean(false)
             row.pendingBlobMap = .map(map)
         }
     }
@@ -236,11 +242,13 @@ extension SyncEngine {
     /// record since, made by a device that missed nothing. Merging against the old agreement would
     /// write `uploaded: true` for an object that is gone.
     static func lostItsObject(_ row: LocalRow, _ remote: [String: FirestoreValue]) -> Bool {
-        guard let kind = blobKind(row.collection), remote["deleted"] != .boolean(true),
-            case .map(let agreed)? = row.base?[kind.mapField], agreed["uploaded"] == .boolean(true)
+        guard let kind = blobKind(row.collection), remote[CommonFields.Field.deleted] != .boolean(true),
+            case .map(let agreed)? = row.base?[kind.mapField],
+            agreed[StorageObjectKind.MapField.uploaded] == .boolean(true)
         else { return false }
         guard case .map(let now)? = remote[kind.mapField] else { return true }
-        return now["path"] == agreed["path"] && now["uploaded"] == .boolean(false)
+        return now[StorageObjectKind.MapField.path] == agreed[StorageObjectKind.MapField.path]
+            && now[StorageObjectKind.MapField.uploaded] == .boolean(false)
     }
 
     /// The object a row would leave behind if a pulled tombstone ended it, or nil: a live row's
@@ -251,13 +259,14 @@ extension SyncEngine {
     func objectReleasedHere(_ row: LocalRow) -> String? {
         guard let kind = Self.blobKind(row.collection) else { return nil }
         if row.isTombstone {
-            guard let base = row.base, base["deleted"] != .boolean(true),
-                case .string(let path)? = base[kind.mapField]?.mapValue?["path"]
+            guard let base = row.base, base[CommonFields.Field.deleted] != .boolean(true),
+                case .string(let path)? = base[kind.mapField]?.mapValue?[StorageObjectKind.MapField.path]
             else { return nil }
             return path
         }
-        guard case .map(let map)? = row.fields[kind.mapField], map["uploaded"] == .boolean(true),
-            row.base?[kind.mapField]?.mapValue?["uploaded"] != .boolean(true)
+        guard case .map(let map)? = row.fields[kind.mapField],
+            map[StorageObjectKind.MapField.uploaded] == .boolean(true),
+            row.base?[kind.mapField]?.mapValue?[StorageObjectKind.MapField.uploaded] != .boolean(true)
         else { return nil }
         return blobPath(row)
     }
@@ -278,7 +287,7 @@ extension SyncEngine {
                 deferredTaskId: pending, tasksOnDevice: tasks, flightChangedSinceDeferral: false)
             {
             case .assign:
-                row.fields["taskId"] = .string(pending)
+                row.fields[FlightDocument.Field.taskId] = .string(pending)
                 row.deferredTaskId = nil
             case .drop:
                 row.deferredTaskId = nil
@@ -296,7 +305,7 @@ extension SyncEngine {
             switch change.action {
             case .clearLastOpenedAt:
                 guard var row = store.row(.flights, id: change.id) else { continue }
-                row.fields["lastOpenedAt"] = .null
+                row.fields[FlightDocument.Field.lastOpenedAt] = .null
                 store.put(row)
                 cleared.append(change.id)
             case .tombstone:

@@ -38,7 +38,7 @@ extension SyncEngine {
     /// timestamp.
     func write(for row: LocalRow, precondition: FirestorePrecondition? = nil) -> FirestoreWrite {
         var fields = row.pushedFields
-        if row.collection.hasCommonFields { fields["updatedAt"] = .serverTimestamp }
+        if row.collection.hasCommonFields { fields[CommonFields.Field.updatedAt] = .serverTimestamp }
         let path = row.path(uid: uid)
         if row.isTombstone {
             let mask: [FieldPath]? =
@@ -47,11 +47,13 @@ extension SyncEngine {
             return (try? FirestoreWrite(path: path, fields: fields, mask: mask, precondition: precondition))
                 ?? .delete(path: path)
         }
-        if !configuration.mechanisms.editsAsChangedFields, let base = row.base, base["deleted"] != .boolean(true) {
+        if !configuration.mechanisms.editsAsChangedFields, let base = row.base,
+            base[CommonFields.Field.deleted] != .boolean(true)
+        {
             return (try? FirestoreWrite(path: path, fields: fields, mask: nil)) ?? .delete(path: path)
         }
         var paths: [[String]]
-        if let base = row.base, base["deleted"] != .boolean(true) {
+        if let base = row.base, base[CommonFields.Field.deleted] != .boolean(true) {
             paths = []
             for name in LocalRow.changedFields(from: base, to: fields) {
                 // A map keyed by ids (settings values) is written per key, so two devices changing two
@@ -124,9 +126,9 @@ extension SyncEngine {
             if row.collection.hasCommonFields {
                 // updatedAt is the record write's one transform: its result is the stored value.
                 if case .timestamp(let t)? = written?.transformResults.first {
-                    agreed["updatedAt"] = .timestamp(t)
+                    agreed[CommonFields.Field.updatedAt] = .timestamp(t)
                 } else if let time = result.commitTime {
-                    agreed["updatedAt"] = .timestamp(time)
+                    agreed[CommonFields.Field.updatedAt] = .timestamp(time)
                 }
             }
             // A deferred task id stays deferred: agreed with the server, still null on the device.
@@ -217,7 +219,7 @@ extension SyncEngine {
         switch kind {
         case .igc: hash = row.id
         case .mapFileContent:
-            guard case .string(let h)? = row.fields["contentHash"] else { return nil }
+            guard case .string(let h)? = row.fields[MapFileDocument.Field.contentHash] else { return nil }
             hash = h
         }
         return try? BlobPaths.objectPath(kind, uid: uid, hash: hash)
@@ -238,7 +240,7 @@ extension SyncEngine {
     /// `storageBytes` change of what it releases.
     func isCountedTombstone(_ row: LocalRow) -> Bool {
         guard row.isTombstone, let kind = Self.blobKind(row.collection), let base = row.base,
-            base["deleted"] != .boolean(true), case .map? = base[kind.mapField]
+            base[CommonFields.Field.deleted] != .boolean(true), case .map? = base[kind.mapField]
         else { return false }
         return true
     }
@@ -246,27 +248,30 @@ extension SyncEngine {
     /// Whether the cap refuses the row's reservation: not Pro and `storageBytes` + `pending` (the
     /// reservations going in flight with it) + the blob's `gzBytes` over the cap (schema §6).
     func reservationBlocked(_ row: LocalRow, pending: Int64 = 0) -> Bool {
-        guard !configuration.isPro, case .map(let map)? = row.pendingBlobMap, case .integer(let gz)? = map["gzBytes"]
+        guard !configuration.isPro, case .map(let map)? = row.pendingBlobMap,
+            case .integer(let gz)? = map[StorageObjectKind.MapField.gzBytes]
         else { return false }
         return storageBytes + pending + gz > SchemaLimits.storageCapBytes
     }
 
     /// `storageBytes` as last read.
     var storageBytes: Int64 {
-        if case .integer(let n)? = store.state.profile?["storageBytes"] { return n }
+        if case .integer(let n)? = store.state.profile?[ProfileDocument.Field.storageBytes] { return n }
         return 0
     }
 
     /// The profile write that moves `storageBytes` by `delta`, naming the record (schema §5.1).
     func profileWrite(delta: Int64, collection: SyncCollection, id: String) -> FirestoreWrite? {
         try? FirestoreWrite(
-            path: "users/\(uid)",
+            path: SyncCollection.profilePath(uid: uid),
             fields: [
-                "storageBytes": configuration.mechanisms.storageBytesByIncrement
+                ProfileDocument.Field.storageBytes: configuration.mechanisms.storageBytesByIncrement
                     ? .increment(.integer(delta)) : .integer(storageBytes + delta),
-                "storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)]),
+                ProfileDocument.Field.storageRef: .map([
+                    StorageRef.Field.collection: .string(collection.rawValue), StorageRef.Field.id: .string(id),
+                ]),
             ],
-            mask: [FieldPath(["storageBytes"]), FieldPath(["storageRef"])])
+            mask: [FieldPath([ProfileDocument.Field.storageBytes]), FieldPath([ProfileDocument.Field.storageRef])])
     }
 
     /// The profile write that names the record `id` in `storageRef` without moving `storageBytes`:
@@ -274,9 +279,13 @@ extension SyncEngine {
     /// blob change counted by nobody is counted once (Goldens/firestore.rules, sharesContent).
     func profileNaming(collection: SyncCollection, id: String) -> FirestoreWrite? {
         try? FirestoreWrite(
-            path: "users/\(uid)",
-            fields: ["storageRef": .map(["collection": .string(collection.rawValue), "id": .string(id)])],
-            mask: [FieldPath(["storageRef"])])
+            path: SyncCollection.profilePath(uid: uid),
+            fields: [
+                ProfileDocument.Field.storageRef: .map([
+                    StorageRef.Field.collection: .string(collection.rawValue), StorageRef.Field.id: .string(id),
+                ])
+            ],
+            mask: [FieldPath([ProfileDocument.Field.storageRef])])
     }
 
     /// Reserve: one batch per blob holds the record with its blob map (`uploaded: false`) and the
@@ -297,15 +306,17 @@ extension SyncEngine {
             ? 1 : max(1, database.commitsInFlight)
         var group: [Reservation] = []
         for var row in store.rows(collection) where needsReservation(row) && !isHeld(row) {
-            guard case .map(let map)? = row.pendingBlobMap, case .integer(let size)? = map["gzBytes"] else { continue }
-            let countedBy = try countingRecord(collection, row, path: map["path"])
+            guard case .map(let map)? = row.pendingBlobMap,
+                case .integer(let size)? = map[StorageObjectKind.MapField.gzBytes]
+            else { continue }
+            let countedBy = try countingRecord(collection, row, path: map[StorageObjectKind.MapField.path])
             let gz = countedBy == nil ? size : 0
             if gz != 0, reservationBlocked(row, pending: group.reduce(0) { $0 + $1.gz }) {
                 events.append(.capReached(collection, id: row.id))
                 continue
             }
             var reserved = map
-            reserved["uploaded"] = .boolean(configuration.mechanisms.reserveMarksUploaded)
+            reserved[StorageObjectKind.MapField.uploaded] = .boolean(configuration.mechanisms.reserveMarksUploaded)
             row.fields[kind.mapField] = .map(reserved)
             let precondition: FirestorePrecondition? =
                 configuration.mechanisms.reserveUnderPrecondition
@@ -365,7 +376,7 @@ extension SyncEngine {
 
     /// A reservation landed: `storageBytes` as the server now counts it.
     func reserved(_ collection: SyncCollection, _ one: Reservation) {
-        store.state.profile?["storageBytes"] = .integer(storageBytes + one.gz)
+        store.state.profile?[ProfileDocument.Field.storageBytes] = .integer(storageBytes + one.gz)
         events.append(.reserved(collection, id: one.row.id, storageBytesDelta: one.gz))
     }
 
@@ -383,10 +394,12 @@ extension SyncEngine {
     {
         guard let kind = Self.blobKind(collection), let path, collection == .mapFiles else { return nil }
         return try sharingDocuments(collection, row, row.fields).first { other in
-            guard other.fields["deleted"] != .boolean(true), case .map(let m)? = other.fields[kind.mapField] else {
+            guard other.fields[CommonFields.Field.deleted] != .boolean(true),
+                case .map(let m)? = other.fields[kind.mapField]
+            else {
                 return false
             }
-            return m["path"] == path
+            return m[StorageObjectKind.MapField.path] == path
         }?.id
     }
 
@@ -408,7 +421,7 @@ extension SyncEngine {
     func reconcile(_ collection: SyncCollection, id: String, releasingIfAgreedTombstone: [String] = [])
         throws(SyncError)
     {
-        let path = "users/\(uid)/\(collection.rawValue)/\(id)"
+        let path = collection.documentPath(uid: uid, id: id)
         let document = try firestore("get \(path)") { () throws(FirestoreError) in try database.get(path) }
         if let document {
             if !holdIfMalformed(document, collection: collection, movesCursor: false) {
@@ -451,7 +464,7 @@ extension SyncEngine {
             {
                 writes.append(profile)
             } else if released.objectPaths.isEmpty,
-                let sharer = others.first(where: { $0.fields["deleted"] != .boolean(true) }),
+                let sharer = others.first(where: { $0.fields[CommonFields.Field.deleted] != .boolean(true) }),
                 let profile = profileNaming(collection: collection, id: sharer.id)
             {
                 writes.append(profile)
@@ -459,7 +472,8 @@ extension SyncEngine {
             let releasing = configuration.mechanisms.storageDeletesPending ? released.objectPaths : []
             do {
                 _ = try commitBatch(collection, rows: [row], writes: writes, releasing: releasing)
-                store.state.profile?["storageBytes"] = .integer(storageBytes + released.storageBytesDelta)
+                store.state.profile?[ProfileDocument.Field.storageBytes] = .integer(
+                    storageBytes + released.storageBytesDelta)
                 try commitStore()
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
                 // A tombstone agreed with the server now (ours, whose answer was lost, or another
@@ -486,12 +500,15 @@ extension SyncEngine {
         for collection in SyncCollection.pushOrder {
             guard let kind = Self.blobKind(collection) else { continue }
             let query = FirestoreQuery(
-                parent: "users/\(uid)", collectionId: collection.rawValue,
-                filters: [FirestoreQuery.Filter(FieldPath(unchecked: [kind.mapField, "path"]), .equal, .string(path))])
+                parent: collection.parentPath(uid: uid), collectionId: collection.rawValue,
+                filters: [
+                    FirestoreQuery.Filter(
+                        FieldPath(unchecked: [kind.mapField, StorageObjectKind.MapField.path]), .equal, .string(path))
+                ])
             let docs = try firestore("query \(kind.mapField).path") { () throws(FirestoreError) in
                 try database.runQuery(query)
             }
-            if docs.contains(where: { $0.fields["deleted"] != .boolean(true) }) { return true }
+            if docs.contains(where: { $0.fields[CommonFields.Field.deleted] != .boolean(true) }) { return true }
         }
         return false
     }
@@ -541,10 +558,12 @@ extension SyncEngine {
     func sharingDocuments(_ collection: SyncCollection, _ row: LocalRow, _ base: [String: FirestoreValue])
         throws(SyncError) -> [(id: String, fields: [String: FirestoreValue])]
     {
-        guard collection == .mapFiles, let hash = base["contentHash"], hash != .null else { return [] }
+        guard collection == .mapFiles, let hash = base[MapFileDocument.Field.contentHash], hash != .null else {
+            return []
+        }
         let query = FirestoreQuery(
-            parent: "users/\(uid)", collectionId: collection.rawValue,
-            filters: [FirestoreQuery.Filter(FieldPath(unchecked: ["contentHash"]), .equal, hash)])
+            parent: collection.parentPath(uid: uid), collectionId: collection.rawValue,
+            filters: [FirestoreQuery.Filter(FieldPath(unchecked: [MapFileDocument.Field.contentHash]), .equal, hash)])
         let docs = try firestore("query contentHash") { () throws(FirestoreError) in try database.runQuery(query) }
         return docs.filter { $0.id != row.id }.map { ($0.id, $0.fields) }
     }
@@ -555,7 +574,8 @@ extension SyncEngine {
     func uploadReserved(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         for var row in store.rows(collection) where !row.isTombstone {
-            guard case .map(var map)? = row.fields[kind.mapField], map["uploaded"] == .boolean(false),
+            guard case .map(var map)? = row.fields[kind.mapField],
+                map[StorageObjectKind.MapField.uploaded] == .boolean(false),
                 let path = blobPath(row), let gz = store.blob(path)
             else { continue }
             let metadata: StorageObjectMetadata
@@ -582,7 +602,7 @@ extension SyncEngine {
                 break
             }
             events.append(.uploaded(path: path))
-            map["uploaded"] = .boolean(true)
+            map[StorageObjectKind.MapField.uploaded] = .boolean(true)
             row.fields[kind.mapField] = .map(map)
             store.put(row)
         }
@@ -594,15 +614,17 @@ extension SyncEngine {
     /// Makes sure `users/{uid}` exists (created on the first sync) and names this platform; its
     /// `lastSeenAt` moves at most once a day (schema §2 profile).
     func ensureProfile() throws(SyncError) {
-        let path = "users/\(uid)"
+        let path = SyncCollection.profilePath(uid: uid)
         if store.state.profile == nil { try pullProfile() }
         let now = clock()
         let platform = FirestoreValue.string(configuration.platform.rawValue)
         guard var profile = store.state.profile else {
             let fields: [String: FirestoreValue] = [
-                "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(now),
-                "lastSeenAt": .timestamp(now), "platforms": .array([platform]), "storageBytes": .integer(0),
-                "storageRef": .null,
+                ProfileDocument.Field.schema: .integer(SchemaConstants.schemaVersion),
+                ProfileDocument.Field.createdAt: .timestamp(now),
+                ProfileDocument.Field.lastSeenAt: .timestamp(now), ProfileDocument.Field.platforms: .array([platform]),
+                ProfileDocument.Field.storageBytes: .integer(0),
+                ProfileDocument.Field.storageRef: .null,
             ]
             guard let create = try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: .exists(false))
             else { return }
@@ -615,13 +637,16 @@ extension SyncEngine {
             return
         }
         var mask: [String] = []
-        if case .array(let platforms)? = profile["platforms"], platforms.contains(platform) {
+        if case .array(let platforms)? = profile[ProfileDocument.Field.platforms], platforms.contains(platform) {
         } else {
             if !configuration.mechanisms.profileMergesPlatform {
                 let fields: [String: FirestoreValue] = [
-                    "schema": .integer(SchemaConstants.schemaVersion), "createdAt": .timestamp(now),
-                    "lastSeenAt": .timestamp(now), "platforms": .array([platform]), "storageBytes": .integer(0),
-                    "storageRef": .null,
+                    ProfileDocument.Field.schema: .integer(SchemaConstants.schemaVersion),
+                    ProfileDocument.Field.createdAt: .timestamp(now),
+                    ProfileDocument.Field.lastSeenAt: .timestamp(now),
+                    ProfileDocument.Field.platforms: .array([platform]),
+                    ProfileDocument.Field.storageBytes: .integer(0),
+                    ProfileDocument.Field.storageRef: .null,
                 ]
                 if let set = try? FirestoreWrite(path: path, fields: fields) {
                     _ = try firestore("rewrite profile") { () throws(FirestoreError) in try database.commit([set]) }
@@ -630,25 +655,26 @@ extension SyncEngine {
                 return
             }
             var platforms: [FirestoreValue] = []
-            if case .array(let known)? = profile["platforms"] { platforms = known }
-            profile["platforms"] = .array(platforms + [platform])
-            mask.append("platforms")
+            if case .array(let known)? = profile[ProfileDocument.Field.platforms] { platforms = known }
+            profile[ProfileDocument.Field.platforms] = .array(platforms + [platform])
+            mask.append(ProfileDocument.Field.platforms)
         }
         // A profile an increment made before its creation (another engine may write it after the
         // records) gets what it lacks.
         for (name, value) in [
-            ("schema", FirestoreValue.integer(SchemaConstants.schemaVersion)), ("createdAt", .timestamp(now)),
+            (ProfileDocument.Field.schema, FirestoreValue.integer(SchemaConstants.schemaVersion)),
+            (ProfileDocument.Field.createdAt, .timestamp(now)),
         ] where profile[name] == nil {
             profile[name] = value
             mask.append(name)
         }
         let day: Int64 = 86_400
-        if case .timestamp(let seen)? = profile["lastSeenAt"], now.seconds - seen.seconds < day,
+        if case .timestamp(let seen)? = profile[ProfileDocument.Field.lastSeenAt], now.seconds - seen.seconds < day,
             configuration.mechanisms.lastSeenAtAtMostDaily
         {
         } else {
-            profile["lastSeenAt"] = .timestamp(now)
-            mask.append("lastSeenAt")
+            profile[ProfileDocument.Field.lastSeenAt] = .timestamp(now)
+            mask.append(ProfileDocument.Field.lastSeenAt)
         }
         guard !mask.isEmpty,
             let update = try? FirestoreWrite(

@@ -12,16 +12,18 @@ extension SyncEngine {
     public func purgeTombstones() throws(SyncError) {
         let cutoff = clock().adding(seconds: -SchemaConstants.tombstoneRetentionDays * 86_400)
         for collection in SyncCollection.pushOrder where collection.hasCommonFields {
-            let field = configuration.mechanisms.purgeSelectsTombstones ? "deletedAt" : "clientUpdatedAt"
+            let field =
+                configuration.mechanisms.purgeSelectsTombstones
+                ? CommonFields.Field.deletedAt : CommonFields.Field.clientUpdatedAt
             let query = FirestoreQuery(
-                parent: "users/\(uid)", collectionId: collection.rawValue,
+                parent: collection.parentPath(uid: uid), collectionId: collection.rawValue,
                 filters: [FirestoreQuery.Filter(FieldPath(unchecked: [field]), .lessThan, .timestamp(cutoff))])
             let old = try firestore("purge query \(collection.rawValue)") { () throws(FirestoreError) in
                 try database.runQuery(query)
             }
             let stale =
                 configuration.mechanisms.purgeSelectsTombstones
-                ? old.filter { $0.fields["deleted"] == .boolean(true) }
+                ? old.filter { $0.fields[CommonFields.Field.deleted] == .boolean(true) }
                 : old
             var purged: [String] = []
             var start = 0
@@ -36,7 +38,7 @@ extension SyncEngine {
                 start += chunk.count
             }
             for row in store.rows(collection) where row.isTombstone && !row.isDirty {
-                if case .timestamp(let t)? = row.fields["deletedAt"], t < cutoff {
+                if case .timestamp(let t)? = row.fields[CommonFields.Field.deletedAt], t < cutoff {
                     store.remove(collection, id: row.id)
                     if !purged.contains(row.id) { purged.append(row.id) }
                 }

@@ -32,7 +32,7 @@ enum SyncRuleValues {
     /// The tombstone flag: the field of the `*` row of `Spec/merge-rules.tsv` whose rule is
     /// `tombstoneWins` (schema §5.4).
     static let deletedField: String = {
-        MergeRule.all.first { $0.kind == .tombstoneWins }?.fieldPath ?? "deleted"
+        MergeRule.all.first { $0.kind == .tombstoneWins }?.fieldPath ?? CommonFields.Field.deleted
     }()
 
     /// Absent and null alike (a reader treats them alike, Goldens/FORMAT.md); otherwise typed equality.

@@ -8,7 +8,7 @@ import VultureSyncSchema
 
 public enum SettingsEntryMerge {
     /// The entry time key of a `{v, t, d}` entry (schema §2 settings/synced).
-    static let timeKey = "t"
+    static let timeKey = SettingsEntry.Field.t
 
     /// Merges one entry: a side without one takes the other's; else the larger `t`, equal `t` → `tie`
     /// (nil or `.server`: the remote entry). An entry that is not a map, or whose `t` is not an

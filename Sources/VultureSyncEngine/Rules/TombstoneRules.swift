@@ -83,8 +83,8 @@ public enum TombstoneRules {
     }
 
     /// The blob map keys the release reads (`Spec/fields.tsv` IGCBlob and ContentBlob).
-    static let pathKey = "path"
-    static let gzBytesKey = "gzBytes"
+    static let pathKey = StorageObjectKind.MapField.path
+    static let gzBytesKey = StorageObjectKind.MapField.gzBytes
 
     /// `now` minus the retention (`purgeAge` of `Spec/sync-rules.tsv`, days of 86,400 s); nil when it
     /// falls before the first representable instant (nothing is old enough).

@@ -55,11 +55,11 @@ public struct LocalRow: Sendable, Hashable {
 
     /// The document path for `uid`.
     public func path(uid: String) -> String {
-        collection == .users ? "users/\(uid)" : "users/\(uid)/\(collection.rawValue)/\(id)"
+        collection.documentPath(uid: uid, id: id)
     }
 
     /// Whether the row is a tombstone.
-    public var isTombstone: Bool { fields["deleted"] == .boolean(true) }
+    public var isTombstone: Bool { fields[CommonFields.Field.deleted] == .boolean(true) }
 
     /// Whether the row holds changes the server does not have: never pushed, or a field other than
     /// `updatedAt` of ``pushedFields`` differs from the base.
@@ -94,16 +94,18 @@ public struct LocalRow: Sendable, Hashable {
         -> [String]
     {
         var changed: [String] = []
-        for (key, value) in fields where key != "updatedAt" && base[key] != value { changed.append(key) }
-        for key in base.keys where key != "updatedAt" && fields[key] == nil { changed.append(key) }
+        for (key, value) in fields where key != CommonFields.Field.updatedAt && base[key] != value {
+            changed.append(key)
+        }
+        for key in base.keys where key != CommonFields.Field.updatedAt && fields[key] == nil { changed.append(key) }
         return changed.sorted()
     }
 
     /// Whether ``changedFields(from:to:)`` would name any field: the first difference answers (a push
     /// and a purge ask it of every row).
     static func hasChangedFields(from base: [String: FirestoreValue], to fields: [String: FirestoreValue]) -> Bool {
-        for (key, value) in fields where key != "updatedAt" && base[key] != value { return true }
-        for key in base.keys where key != "updatedAt" && fields[key] == nil { return true }
+        for (key, value) in fields where key != CommonFields.Field.updatedAt && base[key] != value { return true }
+        for key in base.keys where key != CommonFields.Field.updatedAt && fields[key] == nil { return true }
         return false
     }
 }

@@ -180,13 +180,13 @@ public struct DocumentEncoder: Sendable {
     /// clock, device and platform, and the tombstone state.
     public func commonFields(_ c: WriterContext, form: DocumentForm, deleted: Bool) -> [String: FirestoreValue] {
         [
-            "schema": .integer(SchemaConstants.schemaVersion),
-            "updatedAt": form == .write ? .serverTimestamp : .timestamp(c.serverTime),
-            "clientUpdatedAt": .timestamp(c.clientUpdatedAt),
-            "updatedBy": .string(c.deviceId),
-            "platform": .string(c.platform),
-            "deleted": .boolean(deleted),
-            "deletedAt": deleted ? .timestamp(c.deletedAt ?? c.clientUpdatedAt) : .null,
+            CommonFields.Field.schema: .integer(SchemaConstants.schemaVersion),
+            CommonFields.Field.updatedAt: form == .write ? .serverTimestamp : .timestamp(c.serverTime),
+            CommonFields.Field.clientUpdatedAt: .timestamp(c.clientUpdatedAt),
+            CommonFields.Field.updatedBy: .string(c.deviceId),
+            CommonFields.Field.platform: .string(c.platform),
+            CommonFields.Field.deleted: .boolean(deleted),
+            CommonFields.Field.deletedAt: deleted ? .timestamp(c.deletedAt ?? c.clientUpdatedAt) : .null,
         ]
     }
 
@@ -201,7 +201,9 @@ public struct DocumentEncoder: Sendable {
             do throws(DocumentIdError) { try DocumentIds.validate(sha256Hex: igc.sha256) } catch { throw .id(error) }
         }
         var idFields = fields
-        if let igc = inputs.igc { idFields["igc"] = .map(["sha256": .string(igc.sha256)]) }
+        if let igc = inputs.igc {
+            idFields[FlightDocument.Field.igc] = .map([IGCBlob.Field.sha256: .string(igc.sha256)])
+        }
         let id: String
         do throws(DocumentIdError) {
             id = try DocumentIds.documentId(collection: collection, fields: idFields, inputs: ids).id
@@ -238,13 +240,13 @@ public struct DocumentEncoder: Sendable {
             do throws(BlobError) { path = try BlobPaths.igcObjectPath(uid: context.uid, flightId: igc.sha256) } catch {
                 throw .blob(error)
             }
-            doc["igc"] =
+            doc[FlightDocument.Field.igc] =
                 IGCBlob(
                     path: path, sizeBytes: igc.state.sizeBytes, gzBytes: igc.state.gzBytes, sha256: igc.sha256,
                     uploaded: igc.state.uploaded
                 ).firestoreValue(form: form)
         case .mapFiles:
-            if case .string(let hash)? = doc["contentHash"], !hash.isEmpty {
+            if case .string(let hash)? = doc[MapFileDocument.Field.contentHash], !hash.isEmpty {
                 guard let content = inputs.content else {
                     throw .invalid(pointer: "/content", message: "a map file with a content hash needs its object")
                 }
@@ -254,27 +256,32 @@ public struct DocumentEncoder: Sendable {
                 } catch {
                     throw .blob(error)
                 }
-                doc["content"] =
+                doc[MapFileDocument.Field.content] =
                     ContentBlob(
                         path: path, sizeBytes: content.sizeBytes, gzBytes: content.gzBytes, uploaded: content.uploaded
                     ).firestoreValue(form: form)
             } else {
                 // An unknown content is written as null, never "" (schema §5.5); `content`, a required
                 // nullable field, is null too (a full write carries every required field).
-                doc["contentHash"] = .null
-                doc["content"] = .null
+                doc[MapFileDocument.Field.contentHash] = .null
+                doc[MapFileDocument.Field.content] = .null
             }
         case .settings:
             guard let values = inputs.settingsValues else {
                 throw .invalid(pointer: "/values", message: "settings need their values")
             }
-            doc["values"] = .map(
-                values.mapValues { .map(["v": $0.value, "t": .integer($0.time), "d": .string(context.deviceId)]) })
+            doc[SettingsDocument.Field.values] = .map(
+                values.mapValues {
+                    .map([
+                        SettingsEntry.Field.v: $0.value, SettingsEntry.Field.t: .integer($0.time),
+                        SettingsEntry.Field.d: .string(context.deviceId),
+                    ])
+                })
         case .users:
             guard let bytes = inputs.storageBytes else {
                 throw .invalid(pointer: "/storageBytes", message: "a profile needs storageBytes before and delta")
             }
-            doc["storageBytes"] =
+            doc[ProfileDocument.Field.storageBytes] =
                 form == .write ? .increment(.integer(bytes.delta)) : .integer(bytes.before + bytes.delta)
         case .tasks, .homebases, .recentCompetitions:
             break

@@ -9,7 +9,7 @@ extension SyncCollection {
     public func decodeStored(_ document: [String: FirestoreValue]) throws -> [String: FirestoreValue] {
         try FirestoreValue.map(document).validate(form: .stored)
         let value: FirestoreValue
-        if document["deleted"] == .boolean(true), hasCommonFields {
+        if document[CommonFields.Field.deleted] == .boolean(true), hasCommonFields {
             value = try CommonFields(firestoreValue: .map(document), pointer: "", form: .stored).firestoreValue(
                 form: .stored)
         } else if let type = SyncSchema.documentType(collection: rawValue) {

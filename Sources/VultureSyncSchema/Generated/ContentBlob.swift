@@ -13,6 +13,22 @@ public struct ContentBlob: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "ContentBlob"
 
+    /// The cloud field names of `ContentBlob` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
+    /// code that reads or writes a field by name.
+    public enum Field {
+        /// `path`: Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent).
+        public static let path = "path"
+
+        /// `sizeBytes`: Size of the content before gzip.
+        public static let sizeBytes = "sizeBytes"
+
+        /// `gzBytes`: Size of the gzipped object; what storageBytes counts.
+        public static let gzBytes = "gzBytes"
+
+        /// `uploaded`: The object is in Storage; a reader downloads only when true.
+        public static let uploaded = "uploaded"
+    }
+
     /// Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent).
     ///
     /// `path`; string; required (000 §2).

@@ -20,6 +20,122 @@ public struct FlightDocument: SchemaDocument, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "FlightDocument"
 
+    /// The cloud field names of `FlightDocument` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `schema`: Document format version (1). A reader ignores fields it does not know and never deletes them.
+        public static let schema = "schema"
+
+        /// `updatedAt`: Server time of the last write; the pull cursor. Never a device clock.
+        public static let updatedAt = "updatedAt"
+
+        /// `clientUpdatedAt`: The writing device's clock at the edit; breaks a both-sides-changed tie.
+        public static let clientUpdatedAt = "clientUpdatedAt"
+
+        /// `updatedBy`: Random per-install device id (debugging, echo detection).
+        public static let updatedBy = "updatedBy"
+
+        /// `platform`: The platform of the last writer.
+        public static let platform = "platform"
+
+        /// `deleted`: Tombstone flag; a deleted document keeps only the common fields and deletedAt.
+        public static let deleted = "deleted"
+
+        /// `deletedAt`: The deleting device's time of the delete; null on a live document.
+        public static let deletedAt = "deletedAt"
+
+        /// `filename`: Original IGC file name.
+        public static let filename = "filename"
+
+        /// `inLogbook`: In the logbook (true) or only in Recents (false).
+        public static let inLogbook = "inLogbook"
+
+        /// `createdAt`: When the record was first created on a device.
+        public static let createdAt = "createdAt"
+
+        /// `importedAt`: When the IGC was imported.
+        public static let importedAt = "importedAt"
+
+        /// `lastOpenedAt`: Last opened on any device; non-null = in Recents.
+        public static let lastOpenedAt = "lastOpenedAt"
+
+        /// `pilotName`: IGC header: pilot (as edited).
+        public static let pilotName = "pilotName"
+
+        /// `passengerName`: IGC header: passenger (as edited).
+        public static let passengerName = "passengerName"
+
+        /// `gliderRegistration`: IGC header: glider registration (as edited).
+        public static let gliderRegistration = "gliderRegistration"
+
+        /// `gliderType`: IGC header: glider type (as edited).
+        public static let gliderType = "gliderType"
+
+        /// `competitionIdentification`: IGC header: competition number (as edited).
+        public static let competitionIdentification = "competitionIdentification"
+
+        /// `competitionClass`: IGC header: competition class (as edited).
+        public static let competitionClass = "competitionClass"
+
+        /// `isRead`: The pilot has looked at the flight.
+        public static let isRead = "isRead"
+
+        /// `isFavorite`: Marked as favourite.
+        public static let isFavorite = "isFavorite"
+
+        /// `isContest`: Marked as a contest flight.
+        public static let isContest = "isContest"
+
+        /// `isFieldLanding`: Marked as an outlanding.
+        public static let isFieldLanding = "isFieldLanding"
+
+        /// `isRecordedByVulture`: Recorded by the in-app recorder.
+        public static let isRecordedByVulture = "isRecordedByVulture"
+
+        /// `comments`: The pilot's notes.
+        public static let comments = "comments"
+
+        /// `waterBallast`: Water ballast as entered by the pilot (the seed names no unit). iOS spells the attribute
+        /// with one l.
+        public static let waterBallast = "waterBallast"
+
+        /// `rating`: The pilot's rating; iOS keeps the value it reads and ignores it.
+        public static let rating = "rating"
+
+        /// `taskId`: Id of the assigned task document; iOS has no assigned task.
+        public static let taskId = "taskId"
+
+        /// `weglideFlightId`: The flight's id on WeGlide after an upload.
+        public static let weglideFlightId = "weglideFlightId"
+
+        /// `skylinesFlightId`: The flight's id on SkyLines after an upload.
+        public static let skylinesFlightId = "skylinesFlightId"
+
+        /// `takeoffCode`: Nearest airport to the takeoff: ICAO code.
+        public static let takeoffCode = "takeoffCode"
+
+        /// `takeoffName`: Nearest airport to the takeoff: name.
+        public static let takeoffName = "takeoffName"
+
+        /// `takeoffCountryCode`: Nearest airport to the takeoff: ISO country code.
+        public static let takeoffCountryCode = "takeoffCountryCode"
+
+        /// `isTakeoffProcessed`: The airport lookup has been done.
+        public static let isTakeoffProcessed = "isTakeoffProcessed"
+
+        /// `summary`: Cached analysis, so a pulled flight lists and counts before its IGC is downloaded.
+        public static let summary = "summary"
+
+        /// `trackPreview`: Thumbnail track in the iOS SimplifiedTrack encoding.
+        public static let trackPreview = "trackPreview"
+
+        /// `trackPreviewVersion`: 0 = not made yet, -1 = failed (no track), positive = the preview's version.
+        public static let trackPreviewVersion = "trackPreviewVersion"
+
+        /// `igc`: The IGC file's Storage object; null when this side has none.
+        public static let igc = "igc"
+    }
+
     /// Document format version (1). A reader ignores fields it does not know and never deletes them.
     ///
     /// `schema`; integer; required; default 1; minimum=1 (000 §2).

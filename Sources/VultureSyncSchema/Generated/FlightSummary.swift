@@ -13,6 +13,65 @@ public struct FlightSummary: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "FlightSummary"
 
+    /// The cloud field names of `FlightSummary` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `analysisVersion`: Version of the analysis that produced the summary.
+        public static let analysisVersion = "analysisVersion"
+
+        /// `takeoffAt`: Takeoff time.
+        public static let takeoffAt = "takeoffAt"
+
+        /// `landingAt`: Landing time.
+        public static let landingAt = "landingAt"
+
+        /// `sportKind`: Sport the analysis assumed.
+        public static let sportKind = "sportKind"
+
+        /// `isTaskCompleted`: The best task attempt completed the task.
+        public static let isTaskCompleted = "isTaskCompleted"
+
+        /// `taskDeclaredDistance`: Declared task distance.
+        public static let taskDeclaredDistance = "taskDeclaredDistance"
+
+        /// `taskCompletedDistance`: Task distance completed.
+        public static let taskCompletedDistance = "taskCompletedDistance"
+
+        /// `taskAverageSpeed`: Task average speed.
+        public static let taskAverageSpeed = "taskAverageSpeed"
+
+        /// `optimizedDistance`: Free-distance optimisation result.
+        public static let optimizedDistance = "optimizedDistance"
+
+        /// `optimizedAverageSpeed`: Average speed over the optimised distance.
+        public static let optimizedAverageSpeed = "optimizedAverageSpeed"
+
+        /// `fastestAverageSpeed`: Best two-hour average speed.
+        public static let fastestAverageSpeed = "fastestAverageSpeed"
+
+        /// `duration`: Flight duration.
+        public static let duration = "duration"
+
+        /// `altitudeGained`: The flight's largest single climb.
+        public static let altitudeGained = "altitudeGained"
+
+        /// `thermalAltitudeGained`: Height gained in thermals that are not attempts (the statistics' total altitude);
+        /// null or absent = not computed yet.
+        public static let thermalAltitudeGained = "thermalAltitudeGained"
+
+        /// `averageCruisingSpeed`: Average speed between thermals.
+        public static let averageCruisingSpeed = "averageCruisingSpeed"
+
+        /// `bestThermalVario`: Best average climb of a thermal.
+        public static let bestThermalVario = "bestThermalVario"
+
+        /// `rightThermalCount`: Thermals circled to the right.
+        public static let rightThermalCount = "rightThermalCount"
+
+        /// `leftThermalCount`: Thermals circled to the left.
+        public static let leftThermalCount = "leftThermalCount"
+    }
+
     /// Version of the analysis that produced the summary.
     ///
     /// `analysisVersion`; integer; required; default 0; minimum=0 (000 §2; 000 §5.3).

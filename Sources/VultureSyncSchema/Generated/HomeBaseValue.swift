@@ -12,6 +12,19 @@ public struct HomeBaseValue: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "HomeBaseValue"
 
+    /// The cloud field names of `HomeBaseValue` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `name`: Home base name.
+        public static let name = "name"
+
+        /// `latitude`: Latitude (WGS 84).
+        public static let latitude = "latitude"
+
+        /// `longitude`: Longitude (WGS 84).
+        public static let longitude = "longitude"
+    }
+
     /// Home base name.
     ///
     /// `name`; string; required (000 §2).

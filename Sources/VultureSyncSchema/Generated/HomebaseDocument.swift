@@ -19,6 +19,43 @@ public struct HomebaseDocument: SchemaDocument, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "HomebaseDocument"
 
+    /// The cloud field names of `HomebaseDocument` (`Spec/fields.tsv`), in table order: the keys of its Firestore
+    /// map, for code that reads or writes a field by name.
+    public enum Field {
+        /// `schema`: Document format version (1). A reader ignores fields it does not know and never deletes them.
+        public static let schema = "schema"
+
+        /// `updatedAt`: Server time of the last write; the pull cursor. Never a device clock.
+        public static let updatedAt = "updatedAt"
+
+        /// `clientUpdatedAt`: The writing device's clock at the edit; breaks a both-sides-changed tie.
+        public static let clientUpdatedAt = "clientUpdatedAt"
+
+        /// `updatedBy`: Random per-install device id (debugging, echo detection).
+        public static let updatedBy = "updatedBy"
+
+        /// `platform`: The platform of the last writer.
+        public static let platform = "platform"
+
+        /// `deleted`: Tombstone flag; a deleted document keeps only the common fields and deletedAt.
+        public static let deleted = "deleted"
+
+        /// `deletedAt`: The deleting device's time of the delete; null on a live document.
+        public static let deletedAt = "deletedAt"
+
+        /// `name`: Home base name; the id is derived from it.
+        public static let name = "name"
+
+        /// `latitude`: Latitude (WGS 84).
+        public static let latitude = "latitude"
+
+        /// `longitude`: Longitude (WGS 84).
+        public static let longitude = "longitude"
+
+        /// `usedAt`: Last use; the newest is the current home base.
+        public static let usedAt = "usedAt"
+    }
+
     /// Document format version (1). A reader ignores fields it does not know and never deletes them.
     ///
     /// `schema`; integer; required; default 1; minimum=1 (000 §2).

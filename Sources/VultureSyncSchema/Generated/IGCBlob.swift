@@ -12,6 +12,25 @@ public struct IGCBlob: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "IGCBlob"
 
+    /// The cloud field names of `IGCBlob` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
+    /// code that reads or writes a field by name.
+    public enum Field {
+        /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
+        public static let path = "path"
+
+        /// `sizeBytes`: Size of the IGC file before gzip.
+        public static let sizeBytes = "sizeBytes"
+
+        /// `gzBytes`: Size of the gzipped object; what storageBytes counts.
+        public static let gzBytes = "gzBytes"
+
+        /// `sha256`: Lowercase hex SHA-256 of the IGC bytes (equals the flight id).
+        public static let sha256 = "sha256"
+
+        /// `uploaded`: The object is in Storage; a reader downloads only when true.
+        public static let uploaded = "uploaded"
+    }
+
     /// Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
     ///
     /// `path`; string; required (000 §2; 000 §5.1).

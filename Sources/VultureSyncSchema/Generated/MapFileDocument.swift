@@ -19,6 +19,61 @@ public struct MapFileDocument: SchemaDocument, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "MapFileDocument"
 
+    /// The cloud field names of `MapFileDocument` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `schema`: Document format version (1). A reader ignores fields it does not know and never deletes them.
+        public static let schema = "schema"
+
+        /// `updatedAt`: Server time of the last write; the pull cursor. Never a device clock.
+        public static let updatedAt = "updatedAt"
+
+        /// `clientUpdatedAt`: The writing device's clock at the edit; breaks a both-sides-changed tie.
+        public static let clientUpdatedAt = "clientUpdatedAt"
+
+        /// `updatedBy`: Random per-install device id (debugging, echo detection).
+        public static let updatedBy = "updatedBy"
+
+        /// `platform`: The platform of the last writer.
+        public static let platform = "platform"
+
+        /// `deleted`: Tombstone flag; a deleted document keeps only the common fields and deletedAt.
+        public static let deleted = "deleted"
+
+        /// `deletedAt`: The deleting device's time of the delete; null on a live document.
+        public static let deletedAt = "deletedAt"
+
+        /// `type`: Waypoints or airspace.
+        public static let type = "type"
+
+        /// `source`: Where the file came from.
+        public static let source = "source"
+
+        /// `filename`: File name.
+        public static let filename = "filename"
+
+        /// `importedAt`: When the file was imported or downloaded.
+        public static let importedAt = "importedAt"
+
+        /// `itemCount`: Number of waypoints or airspaces in the file.
+        public static let itemCount = "itemCount"
+
+        /// `isVisible`: Drawn on the map.
+        public static let isVisible = "isVisible"
+
+        /// `contentUpdatedAt`: Last update of the remote file (auto-update check).
+        public static let contentUpdatedAt = "contentUpdatedAt"
+
+        /// `contentArea`: Region or country of the remote file.
+        public static let contentArea = "contentArea"
+
+        /// `contentHash`: Lowercase hex SHA-256 of the content bytes; null (never "") when unknown.
+        public static let contentHash = "contentHash"
+
+        /// `content`: The content's Storage object; null when this side has none.
+        public static let content = "content"
+    }
+
     /// Document format version (1). A reader ignores fields it does not know and never deletes them.
     ///
     /// `schema`; integer; required; default 1; minimum=1 (000 §2).

@@ -19,6 +19,30 @@ public struct ProfileDocument: SchemaDocument, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "ProfileDocument"
 
+    /// The cloud field names of `ProfileDocument` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `schema`: Profile format version (1).
+        public static let schema = "schema"
+
+        /// `createdAt`: First sign-in.
+        public static let createdAt = "createdAt"
+
+        /// `lastSeenAt`: Last time a device was seen; updated at most once a day.
+        public static let lastSeenAt = "lastSeenAt"
+
+        /// `platforms`: Platforms that have synced.
+        public static let platforms = "platforms"
+
+        /// `storageBytes`: Gzipped bytes of the user's Storage objects; moved in the same batch as the blob
+        /// reservation it counts.
+        public static let storageBytes = "storageBytes"
+
+        /// `storageRef`: The record whose blob-size change this batch carries; for a map file's shared content
+        /// reserved or released without a change, the live record that holds it (pins.tsv sharedContentNamed).
+        public static let storageRef = "storageRef"
+    }
+
     /// Profile format version (1).
     ///
     /// `schema`; integer; required; default 1; minimum=1 (000 §2).

@@ -19,6 +19,49 @@ public struct RecentCompetitionDocument: SchemaDocument, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "RecentCompetitionDocument"
 
+    /// The cloud field names of `RecentCompetitionDocument` (`Spec/fields.tsv`), in table order: the keys of its
+    /// Firestore map, for code that reads or writes a field by name.
+    public enum Field {
+        /// `schema`: Document format version (1). A reader ignores fields it does not know and never deletes them.
+        public static let schema = "schema"
+
+        /// `updatedAt`: Server time of the last write; the pull cursor. Never a device clock.
+        public static let updatedAt = "updatedAt"
+
+        /// `clientUpdatedAt`: The writing device's clock at the edit; breaks a both-sides-changed tie.
+        public static let clientUpdatedAt = "clientUpdatedAt"
+
+        /// `updatedBy`: Random per-install device id (debugging, echo detection).
+        public static let updatedBy = "updatedBy"
+
+        /// `platform`: The platform of the last writer.
+        public static let platform = "platform"
+
+        /// `deleted`: Tombstone flag; a deleted document keeps only the common fields and deletedAt.
+        public static let deleted = "deleted"
+
+        /// `deletedAt`: The deleting device's time of the delete; null on a live document.
+        public static let deletedAt = "deletedAt"
+
+        /// `name`: Competition name.
+        public static let name = "name"
+
+        /// `location`: Competition location.
+        public static let location = "location"
+
+        /// `country`: Competition country.
+        public static let country = "country"
+
+        /// `startDate`: First day (yyyy-MM-dd).
+        public static let startDate = "startDate"
+
+        /// `endDate`: Last day (yyyy-MM-dd).
+        public static let endDate = "endDate"
+
+        /// `lastOpenedAt`: Last opened on any device.
+        public static let lastOpenedAt = "lastOpenedAt"
+    }
+
     /// Document format version (1). A reader ignores fields it does not know and never deletes them.
     ///
     /// `schema`; integer; required; default 1; minimum=1 (000 §2).

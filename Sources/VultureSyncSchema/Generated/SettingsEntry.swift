@@ -13,6 +13,19 @@ public struct SettingsEntry: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "SettingsEntry"
 
+    /// The cloud field names of `SettingsEntry` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `v`: The value, typed by the key (settings-keys.tsv).
+        public static let v = "v"
+
+        /// `t`: Device clock at the change, epoch milliseconds; 0 = never changed by the user.
+        public static let t = "t"
+
+        /// `d`: Device id of the writer.
+        public static let d = "d"
+    }
+
     /// The value, typed by the key (settings-keys.tsv).
     ///
     /// `v`; settingValue; required; nullable (000 §2).

@@ -13,6 +13,16 @@ public struct StorageRef: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "StorageRef"
 
+    /// The cloud field names of `StorageRef` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
+    /// code that reads or writes a field by name.
+    public enum Field {
+        /// `collection`: Collection of the record.
+        public static let collection = "collection"
+
+        /// `id`: Document id of the record.
+        public static let id = "id"
+    }
+
     /// Collection of the record.
     ///
     /// `collection`; enum:StorageRefCollection; required (000 §5.1).

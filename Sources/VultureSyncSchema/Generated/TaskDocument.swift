@@ -19,6 +19,70 @@ public struct TaskDocument: SchemaDocument, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "TaskDocument"
 
+    /// The cloud field names of `TaskDocument` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `schema`: Document format version (1). A reader ignores fields it does not know and never deletes them.
+        public static let schema = "schema"
+
+        /// `updatedAt`: Server time of the last write; the pull cursor. Never a device clock.
+        public static let updatedAt = "updatedAt"
+
+        /// `clientUpdatedAt`: The writing device's clock at the edit; breaks a both-sides-changed tie.
+        public static let clientUpdatedAt = "clientUpdatedAt"
+
+        /// `updatedBy`: Random per-install device id (debugging, echo detection).
+        public static let updatedBy = "updatedBy"
+
+        /// `platform`: The platform of the last writer.
+        public static let platform = "platform"
+
+        /// `deleted`: Tombstone flag; a deleted document keeps only the common fields and deletedAt.
+        public static let deleted = "deleted"
+
+        /// `deletedAt`: The deleting device's time of the delete; null on a live document.
+        public static let deletedAt = "deletedAt"
+
+        /// `name`: Task name.
+        public static let name = "name"
+
+        /// `importedAt`: When the task was imported or created.
+        public static let importedAt = "importedAt"
+
+        /// `distance`: Task distance.
+        public static let distance = "distance"
+
+        /// `minimumAatDuration`: Minimum AAT duration; 0 = not an AAT.
+        public static let minimumAatDuration = "minimumAatDuration"
+
+        /// `turnpoints`: The task's turnpoints in order.
+        public static let turnpoints = "turnpoints"
+
+        /// `waypointsText`: Turnpoint names joined by commas, for search.
+        public static let waypointsText = "waypointsText"
+
+        /// `externalName`: Name of the source competition or task.
+        public static let externalName = "externalName"
+
+        /// `externalUrl`: Source address (Soaring Spot relative format, WeGlide …); the task id is derived from it.
+        public static let externalUrl = "externalUrl"
+
+        /// `externalVersion`: Version of the source task.
+        public static let externalVersion = "externalVersion"
+
+        /// `notes`: The pilot's notes.
+        public static let notes = "notes"
+
+        /// `inactiveAirspace`: Airspaces deactivated for this task.
+        public static let inactiveAirspace = "inactiveAirspace"
+
+        /// `isStartProcessed`: The start airport lookup has been done.
+        public static let isStartProcessed = "isStartProcessed"
+
+        /// `startCountryCode`: ISO country code of the start airport.
+        public static let startCountryCode = "startCountryCode"
+    }
+
     /// Document format version (1). A reader ignores fields it does not know and never deletes them.
     ///
     /// `schema`; integer; required; default 1; minimum=1 (000 §2).

@@ -13,6 +13,55 @@ public struct Turnpoint: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "Turnpoint"
 
+    /// The cloud field names of `Turnpoint` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
+    /// code that reads or writes a field by name.
+    public enum Field {
+        /// `name`: Waypoint name.
+        public static let name = "name"
+
+        /// `code`: Waypoint short code.
+        public static let code = "code"
+
+        /// `country`: ISO country code.
+        public static let country = "country"
+
+        /// `latitude`: Latitude (WGS 84).
+        public static let latitude = "latitude"
+
+        /// `longitude`: Longitude (WGS 84).
+        public static let longitude = "longitude"
+
+        /// `elevation`: Elevation above sea level.
+        public static let elevation = "elevation"
+
+        /// `style`: CUP waypoint style number.
+        public static let style = "style"
+
+        /// `runwayDirection`: Runway direction.
+        public static let runwayDirection = "runwayDirection"
+
+        /// `runwayLength`: Runway length.
+        public static let runwayLength = "runwayLength"
+
+        /// `frequency`: Radio frequency as written in the CUP file.
+        public static let frequency = "frequency"
+
+        /// `description`: Free description.
+        public static let description = "description"
+
+        /// `order`: Position in the task, from 0.
+        public static let order = "order"
+
+        /// `distance`: Length of the leg to this turnpoint.
+        public static let distance = "distance"
+
+        /// `bearing`: Bearing of the leg to this turnpoint.
+        public static let bearing = "bearing"
+
+        /// `zone`: The turnpoint's observation zone.
+        public static let zone = "zone"
+    }
+
     /// Waypoint name.
     ///
     /// `name`; string; required; nullable (000 §2; 001 §1.3).

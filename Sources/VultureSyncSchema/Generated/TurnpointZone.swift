@@ -12,6 +12,40 @@ public struct TurnpointZone: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "TurnpointZone"
 
+    /// The cloud field names of `TurnpointZone` (`Spec/fields.tsv`), in table order: the keys of its Firestore map,
+    /// for code that reads or writes a field by name.
+    public enum Field {
+        /// `type`: Orientation of the zone (CUP style id).
+        public static let type = "type"
+
+        /// `isLine`: The zone is a line.
+        public static let isLine = "isLine"
+
+        /// `isAAT`: The zone is an AAT area.
+        public static let isAAT = "isAAT"
+
+        /// `R1`: Radius 1.
+        public static let r1 = "R1"
+
+        /// `A1`: Angle 1.
+        public static let a1 = "A1"
+
+        /// `R2`: Radius 2.
+        public static let r2 = "R2"
+
+        /// `A2`: Angle 2.
+        public static let a2 = "A2"
+
+        /// `A12`: Angle 12 (orientation of a fixed zone).
+        public static let a12 = "A12"
+
+        /// `minimumAltitude`: Lowest altitude of the zone.
+        public static let minimumAltitude = "minimumAltitude"
+
+        /// `maximumAltitude`: Highest altitude of the zone.
+        public static let maximumAltitude = "maximumAltitude"
+    }
+
     /// Orientation of the zone (CUP style id).
     ///
     /// `type`; enum:ZoneType; required; default 0 (000 §2; 001 §1.3).

@@ -12,6 +12,31 @@ public struct ZoneValue: SchemaMapCodable, Codable {
     /// The owner name in `Spec/fields.tsv`.
     public static let schemaOwner = "ZoneValue"
 
+    /// The cloud field names of `ZoneValue` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
+    /// code that reads or writes a field by name.
+    public enum Field {
+        /// `type`: Orientation of the zone (CUP style id).
+        public static let type = "type"
+
+        /// `isLine`: The zone is a line.
+        public static let isLine = "isLine"
+
+        /// `r1`: Radius 1.
+        public static let r1 = "r1"
+
+        /// `a1`: Angle 1.
+        public static let a1 = "a1"
+
+        /// `r2`: Radius 2.
+        public static let r2 = "r2"
+
+        /// `a2`: Angle 2.
+        public static let a2 = "a2"
+
+        /// `a12`: Angle 12.
+        public static let a12 = "a12"
+    }
+
     /// Orientation of the zone (CUP style id).
     ///
     /// `type`; enum:ZoneType; required; default 1 (000 §2; 001 §3.2).

@@ -53,7 +53,7 @@ extension SchemaValidator {
             return out
         }
         let options = ValidationOptions(form: .write, strict: strict, mergeWrite: true)
-        if fields["deleted"] == .boolean(true) {
+        if fields[CommonFields.Field.deleted] == .boolean(true) {
             add(
                 SchemaViolation(
                     pointer: "/fields/deleted", rule: SchemaRule.tombstone.rawValue,
@@ -240,14 +240,15 @@ extension SchemaValidator {
         /// Whether the write changes the record's blob: sets its map, tombstones or deletes it.
         func changesBlob(_ w: FirestoreWrite) -> Bool {
             guard let field = blobField(w.path) else { return false }
-            if w.isDelete || w.fields?["deleted"] == .boolean(true) { return true }
+            if w.isDelete || w.fields?[CommonFields.Field.deleted] == .boolean(true) { return true }
             guard let mask = w.mask else { return true }  // a full write sets the map, null or not
             return mask.contains { $0.segments.first == field }
         }
         var moves: [(index: Int, uid: String, delta: Int64)] = []
         for (index, w) in writes.enumerated() {
             let segments = FirestoreLimits.slashSegments(w.path ?? "").filter { !$0.isEmpty }.map(String.init)
-            guard segments.count == 2, segments[0] == "users", case .increment(let operand)? = w.fields?["storageBytes"]
+            guard segments.count == 2, segments[0] == "users",
+                case .increment(let operand)? = w.fields?[ProfileDocument.Field.storageBytes]
             else { continue }
             let delta: Int64
             switch operand {
@@ -264,9 +265,11 @@ extension SchemaValidator {
                     "a second storageBytes move in one commit: one blob-size change per batch")
                 continue
             }
-            guard case .map(let ref)? = writes[move.index].fields?["storageRef"],
-                case .string(let c)? = ref["collection"],
-                case .string(let id)? = ref["id"], let field = blobField("users/\(move.uid)/\(c)/\(id)")
+            guard case .map(let ref)? = writes[move.index].fields?[ProfileDocument.Field.storageRef],
+                case .string(let c)? = ref[StorageRef.Field.collection],
+                case .string(let id)? = ref[StorageRef.Field.id], let collection = SyncCollection(rawValue: c),
+                collection != .users,
+                let field = blobField(collection.documentPath(uid: move.uid, id: id))
             else {
                 fail(
                     move.index, .field("/storageBytes"), "/fields/storageBytes",
@@ -274,7 +277,7 @@ extension SchemaValidator {
                 )
                 continue
             }
-            let named = "users/\(move.uid)/\(c)/\(id)"
+            let named = collection.documentPath(uid: move.uid, id: id)
             let recordWrites = writes.indices.filter { writes[$0].path == named }
             if recordWrites.isEmpty {
                 fail(
@@ -290,7 +293,9 @@ extension SchemaValidator {
             }
             guard move.delta > 0 else { continue }
             for index in recordWrites {
-                guard case .map(let map)? = writes[index].fields?[field], map["uploaded"] == .boolean(true) else {
+                guard case .map(let map)? = writes[index].fields?[field],
+                    map[StorageObjectKind.MapField.uploaded] == .boolean(true)
+                else {
                     continue
                 }
                 fail(

@@ -80,7 +80,7 @@ public struct SchemaValidator: Sendable {
     public func validate(
         _ fields: [String: FirestoreValue], documentType: String, options: ValidationOptions
     ) -> [SchemaViolation] {
-        if schema.isGeneratedFromSpec, fields["deleted"] != .boolean(true),
+        if schema.isGeneratedFromSpec, fields[CommonFields.Field.deleted] != .boolean(true),
             Self.generatedFieldsAreValid(fields, documentType: documentType, options: options) == true,
             !options.mergeWrite || carriesCommonFields(fields, documentType: documentType)
         {
@@ -88,7 +88,7 @@ public struct SchemaValidator: Sendable {
         }
         var out: [SchemaViolation] = []
         let declared = schema.documentFields(of: documentType)
-        let isTombstone = fields["deleted"] == .boolean(true)
+        let isTombstone = fields[CommonFields.Field.deleted] == .boolean(true)
         if isTombstone, options.mergeWrite {
             out.append(
                 SchemaViolation(
@@ -104,7 +104,7 @@ public struct SchemaValidator: Sendable {
                         pointer: JSONPointer.appending("", key), rule: SchemaRule.tombstone.rawValue,
                         message: "a tombstone keeps only the common fields and deletedAt (schema §5.4); remove \(key)"))
             }
-            if case .timestamp? = fields["deletedAt"] {
+            if case .timestamp? = fields[CommonFields.Field.deletedAt] {
             } else {
                 out.append(
                     SchemaViolation(
@@ -212,7 +212,7 @@ public struct SchemaValidator: Sendable {
                 ]
             )
         }
-        guard fields["deleted"] != .boolean(true),
+        guard fields[CommonFields.Field.deleted] != .boolean(true),
             let expected = expectedId(collection: collection.name, fields: fields),
             expected.id != id
         else { return (collection.documentType, []) }
@@ -447,21 +447,24 @@ public struct SchemaValidator: Sendable {
         }
         let declared = schema.fields(of: "SettingsEntry")
         var plain = entry
-        plain.removeValue(forKey: "v")
-        checkMap(plain, declared: declared.filter { $0.name != "v" }, pointer: pointer(), options: options, into: &out)
-        guard let vField = declared.first(where: { $0.name == "v" }) else { return }
-        guard let value = entry["v"] else {
+        plain.removeValue(forKey: SettingsEntry.Field.v)
+        checkMap(
+            plain, declared: declared.filter { $0.name != SettingsEntry.Field.v }, pointer: pointer(), options: options,
+            into: &out)
+        guard let vField = declared.first(where: { $0.name == SettingsEntry.Field.v }) else { return }
+        guard let value = entry[SettingsEntry.Field.v] else {
             if vField.mustBePresent(in: options.form) && !options.mergeWrite {
                 out.append(
                     SchemaViolation(
-                        pointer: JSONPointer.appending(pointer(), "v"), rule: SchemaRule.missingField.rawValue,
+                        pointer: JSONPointer.appending(pointer(), SettingsEntry.Field.v),
+                        rule: SchemaRule.missingField.rawValue,
                         message: "SettingsEntry.v is required"))
             }
             return
         }
         checkValue(
             value, type: .settingValue, limits: SchemaFieldLimits(), label: "settings \(key)",
-            pointer: JSONPointer.appending(pointer(), "v"),
+            pointer: JSONPointer.appending(pointer(), SettingsEntry.Field.v),
             options: options, into: &out, settingsKey: key)
     }
 

@@ -54,7 +54,10 @@ public struct SettingsCodec: Sendable {
     }
 
     /// The zone map's fields in the order of the seven iOS keys (Type, Line, R1, A1, R2, A2, A12).
-    public static let zoneFields = ["type", "isLine", "r1", "a1", "r2", "a2", "a12"]
+    public static let zoneFields = [
+        ZoneValue.Field.type, ZoneValue.Field.isLine, ZoneValue.Field.r1, ZoneValue.Field.a1, ZoneValue.Field.r2,
+        ZoneValue.Field.a2, ZoneValue.Field.a12,
+    ]
 
     /// The cloud value of every settings key (all 42 of `Spec/settings-keys.tsv`), from an iOS
     /// key-value store; missing keys take their defaults and unusable values fall back as the type
@@ -98,9 +101,9 @@ public struct SettingsCodec: Sendable {
                     out[key.iosKeys[0]] = .string("")
                     continue
                 }
-                out[key.iosKeys[0]] = m["name"] ?? .string("")
-                out[key.iosKeys[1]] = m["latitude"] ?? .double(0)
-                out[key.iosKeys[2]] = m["longitude"] ?? .double(0)
+                out[key.iosKeys[0]] = m[HomeBaseValue.Field.name] ?? .string("")
+                out[key.iosKeys[1]] = m[HomeBaseValue.Field.latitude] ?? .double(0)
+                out[key.iosKeys[2]] = m[HomeBaseValue.Field.longitude] ?? .double(0)
             case .zoneKeys:
                 guard case .map(let m) = v, key.iosKeys.count == Self.zoneFields.count else { continue }
                 for (i, field) in Self.zoneFields.enumerated() {
@@ -129,7 +132,8 @@ public struct SettingsCodec: Sendable {
             let keys = key.iosMapping == .showTrackWriteOnly ? Array(key.iosKeys.prefix(1)) : key.iosKeys
             let t = max(0, keys.compactMap { changedAt[$0] }.max() ?? 0)
             out[key.key] = .map([
-                "v": cloudValue(of: key, kvs: kvs), "t": .integer(t), "d": .string(deviceId),
+                SettingsEntry.Field.v: cloudValue(of: key, kvs: kvs), SettingsEntry.Field.t: .integer(t),
+                SettingsEntry.Field.d: .string(deviceId),
             ])
         }
         return out
@@ -192,8 +196,9 @@ public struct SettingsCodec: Sendable {
             guard case .string(let name)? = kvs[key.iosKeys[0]], !name.isEmpty else { return .null }
             return homeBase(
                 from: [
-                    "name": .string(name), "latitude": kvs[key.iosKeys[1]] ?? .double(0),
-                    "longitude": kvs[key.iosKeys[2]] ?? .double(0),
+                    HomeBaseValue.Field.name: .string(name),
+                    HomeBaseValue.Field.latitude: kvs[key.iosKeys[1]] ?? .double(0),
+                    HomeBaseValue.Field.longitude: kvs[key.iosKeys[2]] ?? .double(0),
                 ], key: key)
         case .zoneKeys:
             guard key.iosKeys.count == Self.zoneFields.count, key.iosKeys.contains(where: { kvs[$0] != nil }),
@@ -221,11 +226,11 @@ public struct SettingsCodec: Sendable {
     /// bridged, clamped to their limits, 0.0 when missing or unusable.
     func homeBase(from m: [String: FirestoreValue]?, key: SchemaSettingsKey) -> FirestoreValue {
         guard let m else { return key.isNullable ? .null : key.defaultValue }
-        guard case .string(let name)? = m["name"], !name.isEmpty else {
+        guard case .string(let name)? = m[HomeBaseValue.Field.name], !name.isEmpty else {
             return key.isNullable ? .null : key.defaultValue
         }
-        var out: [String: FirestoreValue] = ["name": .string(name)]
-        for field in schema.fields(of: "HomeBaseValue") where field.name != "name" {
+        var out: [String: FirestoreValue] = [HomeBaseValue.Field.name: .string(name)]
+        for field in schema.fields(of: "HomeBaseValue") where field.name != HomeBaseValue.Field.name {
             out[field.name] =
                 m[field.name].flatMap { scalar($0, type: field.type, limits: field.limits) }
                 ?? field.defaultValue ?? .double(0)
