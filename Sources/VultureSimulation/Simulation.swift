@@ -655,11 +655,11 @@ struct World {
                 }
             case .run(let d, let action, _):
                 let dev = device(d)
-                let before = dev.engine.events.count
                 // A trim's clear is the engine's edit, made even when the sync fails later.
-                defer { noteTrims(dev.engine.events[before...], device: dev.config.name) }
+                defer { noteTrims(dev.engine.takeEvents(), device: dev.config.name) }
                 try dev.engine.perform(action)
-                line += " " + dev.engine.events[before...].map { "\($0)" }.joined(separator: " ")
+                // The trace names pages and commits; the per-record events they sum are left out.
+                line += " " + dev.engine.events.filter { !$0.isPerRecord }.map { "\($0)" }.joined(separator: " ")
             case .restart(let d):
                 device(d).restart()
             case .serverCommit(let writes, let late):
@@ -837,7 +837,7 @@ struct World {
 
     /// The recents trim clears dates and tombstones flights on a device's own account: a cleared
     /// date has another editor, a tombstoned flight was deleted.
-    mutating func noteTrims(_ events: ArraySlice<SyncEvent>, device d: String) {
+    mutating func noteTrims(_ events: [SyncEvent], device d: String) {
         for case .trimmed(let cleared, let tombstoned) in events {
             for id in cleared {
                 editors[SyncCollection.flights.documentPath(uid: Simulation.uid, id: id), default: [:]][

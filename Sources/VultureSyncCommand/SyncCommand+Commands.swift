@@ -225,7 +225,7 @@ struct Context {
     }
 
     /// What the engine did, counted: pages and documents pulled, commits and writes, reservations,
-    /// uploads, retries, trims — in the order they first happened.
+    /// uploads, retries, merges, trims — in the order they first happened.
     static func summary(_ events: [SyncEvent]) -> [String] {
         var order: [String] = []
         var counts: [String: (events: Int, amount: Int)] = [:]
@@ -245,6 +245,8 @@ struct Context {
             case .retried: add("retried")
             case .reconciled(let c, _): add("reconciled \(c.rawValue)")
             case .purged(let c, let ids): add("purged \(c.rawValue)", ids.count)
+            case .merged(let c, _): add("merged \(c.rawValue)")
+            case .fetched, .sent: break  // the pages and commits count them
             case .paused, .trimmed, .malformed: lines.append(e.description)
             }
         }

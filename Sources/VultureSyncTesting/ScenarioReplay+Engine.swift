@@ -191,13 +191,14 @@ extension ScenarioReplay {
     }
 
     /// How a scenario's `error` names a failed sync: `paused`, a Firestore status (`UNAVAILABLE`),
-    /// `storage.KIND` (`storage.unavailable`) or `store`.
+    /// `storage.KIND` (`storage.unavailable`), `store` or `cancelled` (no scenario cancels a sync).
     public static func outcome(of error: SyncError) -> String {
         switch error {
         case .paused: "paused"
         case .firestore(let e): e.status.rawValue
         case .storage(let e): "storage.\(e.kind.rawValue)"
         case .store: "store"
+        case .cancelled: "cancelled"
         }
     }
 }

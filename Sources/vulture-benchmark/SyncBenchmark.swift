@@ -122,6 +122,47 @@ enum SyncBenchmark {
         return (push, pull)
     }
 
+    /// The first push of `flights` in memory through `SyncEngineActor` (events to an `AsyncStream`
+    /// that a task reads, cancellation asked before every request): CPU seconds on the actor's
+    /// queue and wall seconds of the `await` from outside, the import not timed.
+    static func actorPush(_ flights: [(name: String, bytes: Data)]) throws -> (cpu: Double, wall: Double) {
+        let serverClock = WritesBenchmark.Clock()
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let device = SyncEngineActor(
+            configuration: SyncConfiguration(uid: "benchmark-actor", deviceId: "actor", platform: .android),
+            database: InMemoryFirestore(clock: { serverClock.now() }), storage: InMemoryCloudStorage(),
+            store: InMemoryLocalStore(), clock: clock.source)
+        let reader = Task { for await _ in device.events {} }
+        defer { reader.cancel() }
+        return try waitFor {
+            for (name, bytes) in flights {
+                _ = try await device.importFlight(igc: bytes, fields: IGCImportCheck.fields(igc: bytes, filename: name))
+                clock.advance(seconds: 1)
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            let cpu = try await device.withEngine { engine in try cpuSeconds { try engine.sync() } }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let synced = await device.rows(.flights).filter { !$0.isDirty }.count
+            guard synced == flights.count else {
+                throw BenchmarkError.mismatch("\(synced) of \(flights.count) flights synced through the actor")
+            }
+            return (cpu, wall)
+        }
+    }
+
+    /// Runs `body` in a task and blocks the calling thread until it ends: the benchmark's code is
+    /// synchronous.
+    static func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = TaskOutcome<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { outcome.result = .success(try await body()) } catch { outcome.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.result!.get()
+    }
+
     static func memorySyncs(_ flights: [(name: String, bytes: Data)]) throws -> (push: Outcome, pull: Outcome) {
         let serverClock = WritesBenchmark.Clock()
         return try firstSyncs(flights, database: InMemoryFirestore(clock: { serverClock.now() }), uid: "benchmark")
@@ -156,7 +197,10 @@ enum SyncBenchmark {
         let flights500 = logbook(500)
 
         // 1. 500 flights in memory beside the emulator.
-        let memory = try (0..<3).map { _ in try memorySyncs(flights500) }
+        // The direct push and the push through SyncEngineActor in the same rounds, so that other
+        // load on the machine weighs on both alike.
+        let rounds = try (0..<3).map { _ in (try memorySyncs(flights500), try actorPush(flights500)) }
+        let memory = rounds.map(\.0)
         let pushRate = Double(flights500.count) / median(memory.map(\.push.seconds))
         let pullRate = Double(flights500.count) / median(memory.map(\.pull.seconds))
         print("  first sync of 500 flights, the device that has them: \(describe(memory[0].push))")
@@ -175,6 +219,18 @@ enum SyncBenchmark {
                     String(format: "%8.1f ms", cpu * 1e3)
                         + String(format: "   (goal ≤ 50 ms: %@)", cpu <= 0.050 ? "met" : "NOT MET")))
         }
+        // Issue 21: the engine behind SyncEngineActor must not be slower than the engine itself.
+        let actor = rounds.map(\.1)
+        let directCPU = median(memory.map(\.push.cpuSeconds))
+        let actorCPU = median(actor.map(\.cpu))
+        print(
+            Report.line(
+                "ours: the same push through SyncEngineActor, CPU", String(format: "%8.1f ms", actorCPU * 1e3))
+                + String(format: "   async overhead × %.2f of the direct push", actorCPU / directCPU))
+        let actorWall = median(actor.map(\.wall))
+        print(
+            Report.line("ours: SyncEngineActor, push", Report.rate(Double(flights500.count) / actorWall, "documents/s"))
+                + String(format: "   wall × %.2f of the direct push", actorWall / median(memory.map(\.push.seconds))))
         switch FirestoreEmulator.availability() {
         case .available:
             let emulator = try FirestoreEmulator.start()
@@ -231,4 +287,10 @@ enum SyncBenchmark {
             }
         }
     }
+}
+
+/// What a task handed back to a thread waiting on a semaphore: written once before the signal,
+/// read once after the wait.
+final class TaskOutcome<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
 }

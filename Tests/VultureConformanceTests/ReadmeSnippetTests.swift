@@ -115,6 +115,22 @@ struct MyEncoderImplementation: ConformanceImplementation {
         #expect(tablet.store.row(.flights, id: id)?.fields["inLogbook"] == .boolean(true))
     }
 
+    // README snippet 6: SyncEngineActor, the engine called from tasks, its events a stream.
+    @Test func theEngineBehindAnActor() async throws {
+        let igc = Data("AXCSAAA\r\nHFDTE081116\r\nB1101355206343N00006198WA0058700558\r\n".utf8)
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_000_000))
+        let server = InMemoryFirestore(clock: clock.source)
+        let bucket = InMemoryCloudStorage()
+        let device = SyncEngineActor(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "phone", platform: .ios),
+            database: server, storage: bucket, store: InMemoryLocalStore(), clock: clock.source)
+        let sent = Task { await device.events.first { $0.isPerRecord } }  // a UI would update that row
+        let id = try await device.importFlight(igc: igc)
+        try await device.sync()  // cancelling the awaiting task stops it: SyncError.cancelled
+        #expect(await sent.value == .sent(.flights, id: id))
+        #expect(try server.get("users/u1/flights/\(id)") != nil)
+    }
+
     /// The ```swift blocks of README.md, without their `import` lines, trimmed.
     static func readmeBlocks() throws -> [[String]] {
         let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -141,7 +157,7 @@ struct MyEncoderImplementation: ConformanceImplementation {
 
     @Test func readmeSnippetsAreTheseTests() throws {
         let blocks = try Self.readmeBlocks()
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         let source = Self.squeezed(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         for (index, block) in blocks.enumerated() {
             #expect(

@@ -150,7 +150,7 @@ struct SwiftFactsEmitter {
         var out = [""]
         out += SwiftText.docComment(
             "The field names every blob map has (" + mapTypes.map { "`\($0)`" }.joined(separator: ", ")
-                + ", `Spec/fields.tsv`), for code that handles the map of any kind under ``mapField``.",
+                + ", `Spec/fields.tsv`), for code that handles the map of any kind under `mapField`.",
             indent: "    ")
         out.append("    public enum MapField {")
         for (i, f) in shared.enumerated() {
@@ -195,7 +195,7 @@ struct SwiftFactsEmitter {
         out.append("")
         out += SwiftText.docComment(
             "The parent a query of this collection names (`users/{uid}`, the `parent` of a `runQuery` whose "
-                + "collection id is ``rawValue``); the empty string, the database root, for `users` itself.",
+                + "collection id is `rawValue`); the empty string, the database root, for `users` itself.",
             indent: "    ")
         out.append("    public func parentPath(uid: String) -> String {")
         out.append("        switch self {")

@@ -33,7 +33,7 @@ extension SyncEngine {
         if configuration.mechanisms.malformedDocuments == .stopThePull { return true }
         pulledPaths?.insert(key)
         if store.row(collection, id: document.id) != nil { store.state.heldRecords[key] = errors }
-        events.append(.malformed(collection, id: document.id, errors: errors))
+        note(.malformed(collection, id: document.id, errors: errors))
         if movesCursor, case .timestamp(let t)? = document.fields[CommonFields.Field.updatedAt],
             t > (store.state.cursors[collection] ?? .minimum)
         {

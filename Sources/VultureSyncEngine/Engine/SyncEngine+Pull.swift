@@ -96,7 +96,7 @@ extension SyncEngine {
             {
                 throw .firestore(FirestoreError(.invalidArgument, "malformed document \(broken.path)"))
             }
-            events.append(.pulledPage(collection, documents: page.count))
+            note(.pulledPage(collection, documents: page.count))
             try commitStore()
             guard page.count == query.limit, let last = page.last,
                 case .timestamp(let t)? = last.fields[CommonFields.Field.updatedAt]
@@ -126,6 +126,7 @@ extension SyncEngine {
         let remote = document.fields
         pulledPaths?.insert("\(collection.rawValue)/\(document.id)")
         if var row = store.row(collection, id: document.id) {
+            let hadLocalChanges = row.isDirty
             let releasedHere = objectReleasedHere(row)
             // A document made again since this row's agreement (deleted, its tombstone purged, then
             // written anew) is a new record to this row: the old base says nothing about it, and an
@@ -169,6 +170,8 @@ extension SyncEngine {
             // A revived row is this device's creation still; any other now agrees with the server.
             row.createdSinceAgreement = merged.revived
             store.put(row)
+            note(.fetched(collection, id: document.id))
+            if hadLocalChanges { note(.merged(collection, id: document.id)) }
             // A record that ends here as a tombstone may leave an object only this device knows of:
             // it becomes a pending delete, which the next push makes after asking the server whether
             // a live record names it.
@@ -190,6 +193,7 @@ extension SyncEngine {
                 row.deferredTaskId = merged.deferredTaskId
             }
             store.put(row)
+            note(.fetched(collection, id: document.id))
         }
         if movesCursor, case .timestamp(let t)? = remote[CommonFields.Field.updatedAt],
             t > (store.state.cursors[collection] ?? .minimum)
@@ -313,7 +317,7 @@ extension SyncEngine {
                 tombstoned.append(change.id)
             }
         }
-        if !changes.isEmpty { events.append(.trimmed(cleared: cleared, tombstoned: tombstoned)) }
+        if !changes.isEmpty { note(.trimmed(cleared: cleared, tombstoned: tombstoned)) }
         try commitStore()
     }
 }

@@ -119,7 +119,7 @@ extension SyncEngine {
     ) throws(SyncError) {
         if !releasing.isEmpty { addPendingDeletes(releasing) }
         let bytes = writes.reduce(0) { $0 + Self.estimatedBytes($1) }
-        events.append(.committed(collection, writes: writes.count, estimatedBytes: bytes))
+        note(.committed(collection, writes: writes.count, estimatedBytes: bytes))
         for (index, var row) in rows.enumerated() {
             var agreed = row.pushedFields
             let written = result.writeResults.indices.contains(index) ? result.writeResults[index] : nil
@@ -142,6 +142,7 @@ extension SyncEngine {
                 result.writeResults.indices.contains(index) ? result.writeResults[index].updateTime : nil
             row.createdSinceAgreement = false
             store.put(row)
+            note(.sent(row.collection, id: row.id))
         }
         try commitStore()
     }
@@ -312,7 +313,7 @@ extension SyncEngine {
             let countedBy = try countingRecord(collection, row, path: map[StorageObjectKind.MapField.path])
             let gz = countedBy == nil ? size : 0
             if gz != 0, reservationBlocked(row, pending: group.reduce(0) { $0 + $1.gz }) {
-                events.append(.capReached(collection, id: row.id))
+                note(.capReached(collection, id: row.id))
                 continue
             }
             var reserved = map
@@ -368,7 +369,7 @@ extension SyncEngine {
             case .failure(let e) where Self.blobBatchRefusals.contains(e.status):
                 try refused(collection, one)
             case .failure(let e):
-                events.append(.retried("commit \(collection.rawValue): \(e.status.rawValue)"))
+                note(.retried("commit \(collection.rawValue): \(e.status.rawValue)"))
                 try commitReservations(collection, [one])
             }
         }
@@ -377,7 +378,7 @@ extension SyncEngine {
     /// A reservation landed: `storageBytes` as the server now counts it.
     func reserved(_ collection: SyncCollection, _ one: Reservation) {
         store.state.profile?[ProfileDocument.Field.storageBytes] = .integer(storageBytes + one.gz)
-        events.append(.reserved(collection, id: one.row.id, storageBytesDelta: one.gz))
+        note(.reserved(collection, id: one.row.id, storageBytesDelta: one.gz))
     }
 
     /// A reservation the server refused (a precondition, or the rules): read the record again.
@@ -441,7 +442,7 @@ extension SyncEngine {
         {
             addPendingDeletes(releasingIfAgreedTombstone)
         }
-        events.append(.reconciled(collection, id: id))
+        note(.reconciled(collection, id: id))
         try commitStore()
     }
 
@@ -485,6 +486,7 @@ extension SyncEngine {
             }
             if releasing.isEmpty {
                 for path in released.objectPaths {
+                    try checkCancellation()
                     do { try storage.delete(path) } catch { throw .storage(error) }
                     store.setBlob(nil, at: path)
                 }
@@ -535,14 +537,18 @@ extension SyncEngine {
         let pending = store.state.pendingStorageDeletes
         let paths = only.map { wanted in pending.filter { wanted.contains($0) } } ?? pending
         guard !paths.isEmpty else { return }
-        var failure: CloudStorageError?
+        var failure: SyncError?
         for path in paths {
+            if isCancelled() {
+                failure = .cancelled
+                break
+            }
             if only == nil, try liveRecordNames(path) {
                 store.state.pendingStorageDeletes.removeAll { $0 == path }
                 continue
             }
             do { try storage.delete(path) } catch {
-                failure = error
+                failure = .storage(error)
                 break
             }
             store.state.pendingStorageDeletes.removeAll { $0 == path }
@@ -550,7 +556,7 @@ extension SyncEngine {
             if only != nil || !localRowNames(path) { store.setBlob(nil, at: path) }
         }
         try commitStore()
-        if let failure { throw .storage(failure) }
+        if let failure { throw failure }
     }
 
     /// The other documents on the server (tombstones included) that may share the row's Storage
@@ -590,6 +596,7 @@ extension SyncEngine {
                 customMetadata: metadata.customMetadata)
             var attempts = 0
             while true {
+                try checkCancellation()
                 do {
                     try storage.upload(object, onlyIfAbsent: false)
                 } catch  where error.kind == .unavailable && attempts < configuration.mechanisms.uploadRetriesWithinSync
@@ -601,7 +608,7 @@ extension SyncEngine {
                 }
                 break
             }
-            events.append(.uploaded(path: path))
+            note(.uploaded(path: path))
             map[StorageObjectKind.MapField.uploaded] = .boolean(true)
             row.fields[kind.mapField] = .map(map)
             store.put(row)

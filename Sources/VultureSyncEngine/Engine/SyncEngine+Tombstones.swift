@@ -43,7 +43,7 @@ extension SyncEngine {
                     if !purged.contains(row.id) { purged.append(row.id) }
                 }
             }
-            if !purged.isEmpty { events.append(.purged(collection, ids: purged.sorted())) }
+            if !purged.isEmpty { note(.purged(collection, ids: purged.sorted())) }
             try commitStore()
         }
     }

@@ -51,6 +51,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case storage(CloudStorageError)
     /// The local store could not commit.
     case store(String)
+    /// The task running the engine was cancelled. The engine stops before its next Firestore or
+    /// Cloud Storage request, as after a refused one: what it committed before stays committed, and
+    /// the next sync goes on from there.
+    case cancelled
 
     /// One line for a person.
     public var description: String {
@@ -59,6 +63,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .firestore(let e): "Firestore: \(e)"
         case .storage(let e): "Cloud Storage: \(e)"
         case .store(let e): "local store: \(e)"
+        case .cancelled: "cancelled"
         }
     }
 }
@@ -88,6 +93,22 @@ public enum SyncEvent: Sendable, Hashable {
     /// A pulled document that breaks the schema, not merged: its record and the errors
     /// (`/pointer: rule-id`); the record is held until a valid version arrives.
     case malformed(SyncCollection, id: String, errors: [String])
+    /// A pulled (or re-read) document applied to its record: new, unchanged or merged. Per record.
+    case fetched(SyncCollection, id: String)
+    /// A fetched document met local changes the server did not have: the merge rules kept both
+    /// sides' edits (schema §5.3), and the merged record is pushed. Per record.
+    case merged(SyncCollection, id: String)
+    /// A record's write landed in a commit: the server holds the row's fields. Per record.
+    case sent(SyncCollection, id: String)
+
+    /// Whether the event is about one record (`fetched`, `merged`, `sent`) rather than a page,
+    /// commit or phase: an app updates that record's UI; a trace of the sync may leave them out.
+    public var isPerRecord: Bool {
+        switch self {
+        case .fetched, .merged, .sent: true
+        default: false
+        }
+    }
 }
 
 extension SyncEvent: CustomStringConvertible {
@@ -106,6 +127,9 @@ extension SyncEvent: CustomStringConvertible {
         case .trimmed(let cleared, let tombstoned): "trimmed \(cleared.count) cleared \(tombstoned.count) tombstoned"
         case .malformed(let c, let id, let errors):
             "malformed \(c.rawValue)/\(id.prefix(8)) held: \(errors.joined(separator: ", "))"
+        case .fetched(let c, let id): "fetched \(c.rawValue)/\(id.prefix(8))"
+        case .merged(let c, let id): "merged \(c.rawValue)/\(id.prefix(8))"
+        case .sent(let c, let id): "sent \(c.rawValue)/\(id.prefix(8))"
         }
     }
 }
@@ -126,8 +150,18 @@ public final class SyncEngine {
     public let store: LocalStore
     /// The device clock.
     public let clock: @Sendable () -> FirestoreTimestamp
-    /// What happened, in order.
+    /// What happened since the last ``takeEvents()``, in order (none kept when ``keepsEvents`` is
+    /// false).
     public internal(set) var events: [SyncEvent] = []
+    /// Whether ``events`` keeps what happened; an app that takes events from ``eventHandler`` (or
+    /// `SyncEngineActor/events`) turns it off, so nothing piles up.
+    public var keepsEvents = true
+    /// Called with every event as it happens, on the thread running the engine.
+    public var eventHandler: ((SyncEvent) -> Void)?
+    /// Asked before every Firestore and Cloud Storage request: true stops the engine with
+    /// ``SyncError/cancelled``. `SyncEngineActor` answers with `Task.isCancelled`; by default never,
+    /// so a run depends only on its backends and clock.
+    public var isCancelled: () -> Bool = { false }
     /// During the full pull after a long absence: every `collection/id` it brought.
     var pulledPaths: Set<String>?
 
@@ -163,6 +197,24 @@ public final class SyncEngine {
         try purgeTombstones()
     }
 
+    /// The events since the last call, in order; ``events`` is empty after it.
+    public func takeEvents() -> [SyncEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    /// Records `event`: kept in ``events`` (when ``keepsEvents``) and passed to ``eventHandler``.
+    func note(_ event: SyncEvent) {
+        if keepsEvents { events.append(event) }
+        eventHandler?(event)
+    }
+
+    /// Throws ``SyncError/cancelled`` when ``isCancelled`` says so: called before every request, where
+    /// the store holds everything done so far.
+    func checkCancellation() throws(SyncError) {
+        if isCancelled() { throw .cancelled }
+    }
+
     /// Throws ``SyncError/paused(until:)`` while a quota pause lasts.
     func checkPause() throws(SyncError) {
         if let until = store.state.pausedUntil {
@@ -182,6 +234,7 @@ public final class SyncEngine {
     func firestore<T>(_ what: String, _ body: () throws(FirestoreError) -> T) throws(SyncError) -> T {
         var attempt = 0
         while true {
+            try checkCancellation()
             do {
                 return try body()
             } catch {
@@ -191,14 +244,14 @@ public final class SyncEngine {
                         pause == .forADay
                         ? clock().adding(seconds: 86_400) : Self.nextDay(after: clock())
                     store.state.pausedUntil = until
-                    events.append(.paused(until: until))
+                    note(.paused(until: until))
                     try commitStore()
                     throw .paused(until: until)
                 }
                 let retryable = Self.retryable.contains(error.status) || error.status == .resourceExhausted
                 guard retryable, attempt < configuration.retries else { throw .firestore(error) }
                 attempt += 1
-                events.append(.retried("\(what): \(error.status.rawValue)"))
+                note(.retried("\(what): \(error.status.rawValue)"))
             }
         }
     }

@@ -240,7 +240,7 @@ public enum SyncCollection: String, CaseIterable, Sendable {
     }
 
     /// The parent a query of this collection names (`users/{uid}`, the `parent` of a `runQuery` whose collection id
-    /// is ``rawValue``); the empty string, the database root, for `users` itself.
+    /// is `rawValue`); the empty string, the database root, for `users` itself.
     public func parentPath(uid: String) -> String {
         switch self {
         case .users: ""
@@ -339,7 +339,7 @@ public enum StorageObjectKind: String, CaseIterable, Sendable {
     }
 
     /// The field names every blob map has (`IGCBlob`, `ContentBlob`, `Spec/fields.tsv`), for code that handles the
-    /// map of any kind under ``mapField``.
+    /// map of any kind under `mapField`.
     public enum MapField {
         /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
         public static let path = "path"
