@@ -93,9 +93,15 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     /// - Throws: `FirestoreError` as ``FirestoreDatabase/commit(_:)`` says; INVALID_ARGUMENT before
     ///   any request for a write without a path.
     public func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+        try commit(writes, request: FirestoreCommitRequest(database: database, writes: writes))
+    }
+
+    private func commit(_ writes: [FirestoreWrite], request: FirestoreCommitRequest) throws(FirestoreError)
+        -> FirestoreCommitResult
+    {
         let body: [UInt8]
         do {
-            body = try FirestoreRESTJSON.encodeCommitRequest(FirestoreCommitRequest(database: database, writes: writes))
+            body = try FirestoreRESTJSON.encodeCommitRequest(request)
         } catch {
             throw FirestoreError(.invalidArgument, "\(error)")
         }
@@ -130,6 +136,61 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
             }
             return FirestoreCommitResult(commitTime: commitTime, writeResults: results)
         }
+    }
+
+    // MARK: - Transactions
+
+    /// `POST …/documents:beginTransaction` (read-write): the transaction id.
+    /// - Throws: `FirestoreError` for the request's status.
+    func beginTransaction() throws(FirestoreError) -> Data {
+        let (bytes, node) = try send("POST", "/v1/\(database)/documents:beginTransaction", body: Array("{}".utf8))
+        return try read("beginTransaction answer", bytes) { () throws -> Data in
+            guard case .object(let members) = node.kind,
+                case .string(let text)? = members.first(where: { $0.key == "transaction" })?.value.kind,
+                let id = Data(base64Encoded: text)
+            else { throw FirestoreError(.internal, "no transaction id") }
+            return id
+        }
+    }
+
+    /// `POST …/documents:batchGet` of one document inside the transaction (the emulator does not
+    /// answer a `GET` with a `transaction` parameter); nil when it is missing.
+    /// - Throws: `FirestoreError` (ABORTED when another transaction holds the document).
+    func get(_ path: String, transaction: Data) throws(FirestoreError) -> FirestoreDocument? {
+        if let message = FirestoreLimits.documentPathViolation(path) {
+            throw FirestoreError(.invalidArgument, message)
+        }
+        let request = JSONNode(
+            .object([
+                JSONMember(
+                    key: "documents",
+                    value: JSONNode(.array([JSONNode(.string("\(database)/documents/\(path)"))]))),
+                JSONMember(key: "transaction", value: JSONNode(.string(transaction.base64EncodedString()))),
+            ]))
+        let (bytes, node) = try send(
+            "POST", "/v1/\(database)/documents:batchGet", body: CanonicalJSONWriter.write(request))
+        return try read("batchGet answer", bytes) { () throws -> FirestoreDocument? in
+            guard case .array(let answers) = node.kind else { throw FirestoreError(.internal, "not an array") }
+            for answer in answers {
+                guard case .object(let members) = answer.kind else { continue }
+                if let found = members.first(where: { $0.key == "found" }) { return try document(found.value, bytes) }
+            }
+            return nil
+        }
+    }
+
+    /// `POST …/documents:commit` ending the transaction `transaction`.
+    /// - Throws: as ``commit(_:)->_``; ABORTED when a document it read has changed.
+    func commit(_ writes: [FirestoreWrite], transaction: Data) throws(FirestoreError) -> FirestoreCommitResult {
+        try commit(
+            writes, request: FirestoreCommitRequest(database: database, writes: writes, transaction: transaction))
+    }
+
+    /// `POST …/documents:rollback`: ends the transaction without writing.
+    /// - Throws: `FirestoreError` for the request's status.
+    func rollback(_ transaction: Data) throws(FirestoreError) {
+        let body = Array("{\"transaction\":\"\(transaction.base64EncodedString())\"}".utf8)
+        _ = try send("POST", "/v1/\(database)/documents:rollback", body: body)
     }
 
     /// `GET …/documents/{path}`; nil on NOT_FOUND.

@@ -28,7 +28,8 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// emulator does not check it).
     public let maximumWritesPerCommit: Int
     private let clock: @Sendable () -> FirestoreTimestamp
-    private let lock = NSLock()
+    /// Recursive: a transaction holds it while its body reads and its writes commit.
+    private let lock = NSRecursiveLock()
     private var documents: [String: FirestoreDocument] = [:]
     /// The same documents by collection path (`users/u/flights`), then path: a query reads its
     /// collection only.
@@ -46,7 +47,7 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// - Parameters:
     ///   - database: `projects/{p}/databases/{d}` (default: the emulator's `demo-vulture`).
     ///   - maximumWritesPerCommit: Firestore's 500 (`SchemaLimits.batchMaxWrites`).
-    ///   - clock: the server clock; ``commit(_:)`` takes its commit time from it.
+    ///   - clock: the server clock; ``commit(_:)->_`` takes its commit time from it.
     public init(
         database: String = "projects/demo-vulture/databases/(default)",
         maximumWritesPerCommit: Int = Int(SchemaLimits.batchMaxWrites),
@@ -88,6 +89,15 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
             collectionVersions[collection, default: 0] += 1
         }
         return outcome.result
+    }
+
+    /// Runs `body` holding the database's lock: no other thread reads or changes a document
+    /// meanwhile (a transaction's body and commit).
+    /// - Throws: what `body` throws.
+    func exclusively<T>(_ body: () throws(FirestoreError) -> T) throws(FirestoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     /// The document at `path`, or nil.
