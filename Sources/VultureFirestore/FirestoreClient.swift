@@ -167,25 +167,27 @@ extension FirestoreClient {
     }
 }
 
-extension InMemoryFirestore: FirestoreClient {
-    /// The document at `path` as a snapshot.
-    /// - Throws: INVALID_ARGUMENT for a path that is not a document path.
+extension FirestoreClient where Self: FirestoreDatabase {
+    /// The document at `path` as a snapshot (``FirestoreDatabase/get(_:)`` without the times).
+    /// - Throws: as ``FirestoreDatabase/get(_:)``.
     public func getDocument(_ path: String) throws(FirestoreError) -> DocumentSnapshot {
         DocumentSnapshot(path: path, data: try get(path)?.fields)
     }
 
     /// The query's documents as snapshots.
-    /// - Throws: as ``runQuery(_:)``.
+    /// - Throws: as ``FirestoreDatabase/runQuery(_:)``.
     public func getDocuments(_ query: FirestoreQuery) throws(FirestoreError) -> [DocumentSnapshot] {
         try runQuery(query).map(DocumentSnapshot.init)
     }
 
-    /// Commits the batch's writes at the clock's time.
-    /// - Throws: as ``commit(_:)->_``.
+    /// Commits the batch's writes, all or none.
+    /// - Throws: as ``FirestoreDatabase/commit(_:)``.
     public func commit(_ batch: WriteBatch) throws(FirestoreError) {
         _ = try commit(batch.writes)
     }
+}
 
+extension InMemoryFirestore: FirestoreClient {
     /// Runs `body` and commits its writes while no other call can change a document: a transaction
     /// here never conflicts, so `body` runs once.
     /// - Throws: what `body` or the commit throws.
@@ -202,24 +204,6 @@ extension InMemoryFirestore: FirestoreClient {
 }
 
 extension FirestoreRESTClient: FirestoreClient {
-    /// `GET …/documents/{path}` as a snapshot.
-    /// - Throws: as ``get(_:)``.
-    public func getDocument(_ path: String) throws(FirestoreError) -> DocumentSnapshot {
-        DocumentSnapshot(path: path, data: try get(path)?.fields)
-    }
-
-    /// `runQuery` as snapshots.
-    /// - Throws: as ``runQuery(_:)``.
-    public func getDocuments(_ query: FirestoreQuery) throws(FirestoreError) -> [DocumentSnapshot] {
-        try runQuery(query).map(DocumentSnapshot.init)
-    }
-
-    /// `POST …/documents:commit` of the batch's writes.
-    /// - Throws: as ``commit(_:)->_``.
-    public func commit(_ batch: WriteBatch) throws(FirestoreError) {
-        _ = try commit(batch.writes)
-    }
-
     /// `beginTransaction`, the body's reads with the transaction id, then `commit` with it; ABORTED
     /// (another transaction or write got there first) runs the body again, up to `maxAttempts`
     /// times. An error from `body` rolls the transaction back.

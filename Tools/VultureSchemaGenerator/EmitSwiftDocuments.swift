@@ -165,21 +165,10 @@ struct SwiftDocumentsEmitter {
     /// `enum Field` of the owner's cloud field names, so hand-written code that reads or writes a
     /// field by name (`fields[FlightDocument.Field.deleted]`) cannot misspell one.
     private func fieldNames(_ owner: String, _ fields: [FieldSpec]) -> [String] {
-        var out = [""]
-        out += SwiftText.docComment(
-            "The cloud field names of `\(owner)` (`Spec/fields.tsv`), in table order: the keys of its Firestore "
-                + "map, for code that reads or writes a field by name.",
-            indent: "    ")
-        out.append("    public enum Field {")
-        for (i, f) in fields.enumerated() {
-            if i > 0 { out.append("") }
-            out += SwiftText.docComment("`\(f.name)`: \(f.meaning)", indent: "        ")
-            out.append(
-                "        public static let \(SwiftText.identifier(SwiftText.propertyName(f.name))) = "
-                    + SwiftText.string(f.name))
-        }
-        out.append("    }")
-        return out
+        SwiftText.fieldNameEnum(
+            "Field", fields,
+            doc: "The cloud field names of `\(owner)` (`Spec/fields.tsv`), in table order: the keys of its "
+                + "Firestore map, for code that reads or writes a field by name.")
     }
 
     private func memberwiseInit(_ owner: String, _ fields: [FieldSpec]) -> [String] {

@@ -147,21 +147,10 @@ struct SwiftFactsEmitter {
         let shared = spec.allFields(of: first).filter { f in
             mapTypes.allSatisfy { owner in spec.allFields(of: owner).contains { $0.name == f.name } }
         }
-        var out = [""]
-        out += SwiftText.docComment(
-            "The field names every blob map has (" + mapTypes.map { "`\($0)`" }.joined(separator: ", ")
-                + ", `Spec/fields.tsv`), for code that handles the map of any kind under `mapField`.",
-            indent: "    ")
-        out.append("    public enum MapField {")
-        for (i, f) in shared.enumerated() {
-            if i > 0 { out.append("") }
-            out += SwiftText.docComment("`\(f.name)`: \(f.meaning)", indent: "        ")
-            out.append(
-                "        public static let \(SwiftText.identifier(SwiftText.propertyName(f.name))) = "
-                    + SwiftText.string(f.name))
-        }
-        out.append("    }")
-        return out
+        return SwiftText.fieldNameEnum(
+            "MapField", shared,
+            doc: "The field names every blob map has (" + mapTypes.map { "`\($0)`" }.joined(separator: ", ")
+                + ", `Spec/fields.tsv`), for code that handles the map of any kind under `mapField`.")
     }
 
     /// The path builders: `documentPath(uid:id:)`, `parentPath(uid:)`, `profilePath(uid:)`, filled

@@ -23,6 +23,20 @@ enum SwiftText {
         return String(chars[..<lowerCount]).lowercased() + String(chars[lowerCount...])
     }
 
+    /// A nested `public enum NAME` (four spaces in) of `static let`s, one per field: the Swift
+    /// property name bound to the cloud name, each with the field's meaning.
+    static func fieldNameEnum(_ name: String, _ fields: [FieldSpec], doc: String) -> [String] {
+        var out = [""] + docComment(doc, indent: "    ")
+        out.append("    public enum \(name) {")
+        for (i, f) in fields.enumerated() {
+            if i > 0 { out.append("") }
+            out += docComment("`\(f.name)`: \(f.meaning)", indent: "        ")
+            out.append("        public static let \(identifier(propertyName(f.name))) = \(string(f.name))")
+        }
+        out.append("    }")
+        return out
+    }
+
     /// `name`, in backticks when it is a keyword.
     static func identifier(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
 
