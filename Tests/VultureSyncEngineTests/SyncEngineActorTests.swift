@@ -33,6 +33,20 @@ import VultureSyncSchema
         return out
     }
 
+    /// A sync in a task of its own (cancelled before it starts, when `cancelledFirst`): its error,
+    /// nil when it succeeded.
+    static func syncInATask(_ device: SyncEngineActor, cancelledFirst: Bool) async -> SyncError? {
+        await Task { () -> SyncError? in
+            if cancelledFirst { withUnsafeCurrentTask { $0?.cancel() } }
+            do throws(SyncError) {
+                try await device.sync()
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+    }
+
     @Test func aRecordSavedThroughTheActorIsSentAndFetchedElsewhere() async throws {
         let world = World()
         var (device, clock): (SyncEngineActor?, ManualClock) = Self.actor(world, "a")
@@ -86,15 +100,7 @@ import VultureSyncSchema
         let (device, clock) = Self.actor(world, "a")
         let id = try await device.save(.homebases, changes: Self.homebase("Aachen"))
         clock.advance(seconds: 1)
-        let outcome = await Task { () -> SyncError? in
-            withUnsafeCurrentTask { $0?.cancel() }
-            do throws(SyncError) {
-                try await device.sync()
-                return nil
-            } catch {
-                return error
-            }
-        }.value
+        let outcome = await Self.syncInATask(device, cancelledFirst: true)
         #expect(outcome == .cancelled)
         #expect(world.firestore.requests.isEmpty)
         #expect(await device.row(.homebases, id: id)?.isDirty == true)
@@ -109,14 +115,7 @@ import VultureSyncSchema
         let (device, clock) = Self.actor(world, "a", database: cancelling)
         for i in 0..<520 { try await device.save(.homebases, changes: Self.homebase("Field \(i)")) }
         clock.advance(seconds: 1)
-        let outcome = await Task { () -> SyncError? in
-            do throws(SyncError) {
-                try await device.sync()
-                return nil
-            } catch {
-                return error
-            }
-        }.value
+        let outcome = await Self.syncInATask(device, cancelledFirst: false)
         #expect(outcome == .cancelled)
         let onServer = Set(world.memory.allDocuments.filter { $0.path.contains("/homebases/") }.map(\.id))
         #expect(onServer.count == 400)
