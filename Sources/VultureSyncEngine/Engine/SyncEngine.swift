@@ -209,8 +209,8 @@ public final class SyncEngine {
         eventHandler?(event)
     }
 
-    /// Throws ``SyncError/cancelled`` when ``isCancelled`` says so: called before every request, where
-    /// the store holds everything done so far.
+    /// Throws ``SyncError/cancelled`` when ``isCancelled`` says so: called before every request, so
+    /// a cancelled sync stops where a refused request would have stopped it.
     func checkCancellation() throws(SyncError) {
         if isCancelled() { throw .cancelled }
     }
