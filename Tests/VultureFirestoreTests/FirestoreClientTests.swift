@@ -100,7 +100,7 @@ import VultureSchemaCore
 
     @Test(
         "transactions against the emulator lose no increment", .enabled(if: EmulatorSupport.enabled),
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(10)))
     func emulatorTransactions() throws {
         let client = try EmulatorSupport.client()
         let path = EmulatorSupport.uniqueCollection("transactions") + "/counter"
