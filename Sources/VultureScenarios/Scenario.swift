@@ -554,10 +554,12 @@ struct ScenarioReader {
         }
         if let rows = m["rows"] {
             for (device, byKey) in try map(rows, p + "/rows") {
-                try knownDevice(device, p + "/rows/" + device)
+                // A device name is a pointer token: `/` and `~` in it are escaped.
+                let devicePointer = JSONPointer.appending(p + "/rows", device)
+                try knownDevice(device, devicePointer)
                 var out: [String: RowExpectation?] = [:]
-                for (key, row) in try map(byKey, p + "/rows/" + device) {
-                    let rp = JSONPointer.appending(p + "/rows/" + device, key)
+                for (key, row) in try map(byKey, devicePointer) {
+                    let rp = JSONPointer.appending(devicePointer, key)
                     if row == .null {
                         out[key] = .some(nil)
                         continue

@@ -255,7 +255,7 @@ public enum ScenarioReplay {
         for name in e.rows.keys.sorted() {
             guard devices.deviceNames.contains(name), let expected = e.rows[name] else { continue }
             for key in expected.keys.sorted() {
-                let rp = JSONPointer.appending(p + "/rows/" + name, key)
+                let rp = JSONPointer.appending(JSONPointer.appending(p + "/rows", name), key)
                 let segments = FirestoreLimits.slashSegments(key)
                 let parts =
                     segments.count < 2

@@ -81,5 +81,13 @@ import VultureSyncTesting
         } catch {
             #expect(error.description == "/steps/0/device: no device z in config.devices")
         }
+        // A device name is one pointer token: its `/` is escaped (found by the scenario fuzz target).
+        do {
+            _ = try Scenario(
+                Self.scenario([.map(["op": .string("expect"), "rows": .map(["b/x~y": .map([:])])])]))
+            Issue.record("accepted an unknown device")
+        } catch {
+            #expect(error.description == "/steps/0/rows/b~1x~0y: no device b/x~y in config.devices")
+        }
     }
 }
