@@ -73,6 +73,24 @@ public struct WriteBatch: Sendable {
         writes.append(.delete(path: path))
     }
 
+    /// Adds `write` as the SDK call that makes it: a delete is `deleteDocument`, a write without a
+    /// mask `setData`, one with a mask `setData(mergeFields:)` (a mask path the fields leave out
+    /// holding `FieldValue.delete()`), and one with a mask under `exists: true` `updateData`.
+    /// - Throws: INVALID_ARGUMENT for a write no SDK call makes: one without a path, or under any
+    ///   other precondition (a version check belongs in a transaction).
+    public mutating func add(_ write: FirestoreWrite) throws(FirestoreError) {
+        guard write.path != nil else { throw FirestoreError(.invalidArgument, "a batched write names its document") }
+        switch write.precondition {
+        case nil: break
+        case .exists(true)? where write.mask != nil: break
+        case let other?:
+            throw FirestoreError(
+                .invalidArgument,
+                "no SDK call writes \(write.path ?? "") under the precondition \(other): read it in a transaction")
+        }
+        writes.append(write)
+    }
+
     private mutating func add(_ make: () throws -> FirestoreWrite) throws(FirestoreError) {
         do { writes.append(try make()) } catch { throw FirestoreError(.invalidArgument, "\(error)") }
     }
@@ -131,12 +149,20 @@ public final class Transaction {
 
     /// ``WriteBatch/deleteDocument(_:)`` in the transaction.
     public func deleteDocument(_ path: String) { batch.deleteDocument(path) }
+
+    /// ``WriteBatch/add(_:)`` in the transaction.
+    /// - Throws: as ``WriteBatch/add(_:)``.
+    public func add(_ write: FirestoreWrite) throws(FirestoreError) { try batch.add(write) }
 }
 
 /// Firestore as the Firebase client SDKs let an app use it: documents and queries read as
 /// snapshots (no update times), batched writes without preconditions, and transactions that read
 /// and then write under what they read. `InMemoryFirestore` and `FirestoreRESTClient` implement it.
 public protocol FirestoreClient: AnyObject, Sendable {
+    /// `projects/{project}/databases/{database}`: the prefix of document names, which `__name__`
+    /// cursors carry (the SDKs know it from the app's options).
+    var database: String { get }
+
     /// `getDocument()`: the document at `path`.
     /// - Throws: `FirestoreError` for a malformed path or a transport failure.
     func getDocument(_ path: String) throws(FirestoreError) -> DocumentSnapshot

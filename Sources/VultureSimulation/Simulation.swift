@@ -17,13 +17,19 @@ public struct SimulationOptions: Sendable, Hashable {
     public var injectedBug: InjectedBug?
     /// How many devices (2–4; nil: the seed picks 2–4).
     public var devices: Int?
+    /// The engines reach Firestore through the Firebase SDKs' surface alone
+    /// (`SDKSurfaceFirestore`, ``SyncFirestore/client(_:)``): version checks in transactions.
+    public var sdkSurface: Bool
 
     /// Options; 80 steps by default.
-    public init(seed: UInt64, steps: Int = 80, injectedBug: InjectedBug? = nil, devices: Int? = nil) {
+    public init(
+        seed: UInt64, steps: Int = 80, injectedBug: InjectedBug? = nil, devices: Int? = nil, sdkSurface: Bool = false
+    ) {
         self.seed = seed
         self.steps = steps
         self.injectedBug = injectedBug
         self.devices = devices.map { min(max($0, 2), 4) }
+        self.sdkSurface = sdkSurface
     }
 }
 
@@ -132,12 +138,14 @@ struct World {
         let clock: ManualClock
         /// The entitlements its ID token carries now.
         let claims: EntitlementClaims
+        /// The Firestore its engine talks to: the recorder, or the SDKs' surface over it.
+        let firestore: SyncFirestore
         var engine: SyncEngine
         var seenRequests = 0
 
         init(
             _ config: Scenario.Device, backend: SimulationBackend, now: FirestoreTimestamp, pageSize: Int,
-            bug: InjectedBug?
+            bug: InjectedBug?, sdkSurface: Bool
         ) {
             self.config = config
             let claims = EntitlementClaims(config.entitlements)
@@ -146,18 +154,20 @@ struct World {
                 backend.database(signedInAs: Simulation.uid, entitlements: { claims.current }))
             bucket = RecordingCloudStorage(backend.storage)
             clock = ManualClock(now.adding(seconds: config.clockOffsetSeconds))
+            let firestore: SyncFirestore = sdkSurface ? .client(SDKSurfaceFirestore(recorder)) : .database(recorder)
+            self.firestore = firestore
             engine = SyncEngine(
                 configuration: SyncConfiguration(
                     uid: Simulation.uid, deviceId: "device-\(config.name)", platform: config.platform,
                     entitlements: config.entitlements, pageSize: pageSize
                 ).injecting(bug.map { [$0] } ?? []),
-                database: recorder, storage: bucket, store: store, clock: clock.source)
+                backend: firestore, storage: bucket, store: store, clock: clock.source)
         }
 
         func restart() {
             store.crash()
             engine = SyncEngine(
-                configuration: engine.configuration, database: recorder, storage: bucket, store: store,
+                configuration: engine.configuration, backend: firestore, storage: bucket, store: store,
                 clock: clock.source)
         }
     }
@@ -277,7 +287,9 @@ struct World {
     mutating func setUp(_ configs: [Scenario.Device], pageSize: Int) {
         self.pageSize = pageSize
         devices = configs.map {
-            Device($0, backend: backend, now: clock.now, pageSize: pageSize, bug: options.injectedBug)
+            Device(
+                $0, backend: backend, now: clock.now, pageSize: pageSize, bug: options.injectedBug,
+                sdkSurface: options.sdkSurface)
         }
         pro = devices.contains { $0.engine.configuration.isPro }
         trace.append(

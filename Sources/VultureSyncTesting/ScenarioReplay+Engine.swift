@@ -41,6 +41,8 @@ extension ScenarioReplay {
         let bucket: RecordingCloudStorage
         let ledger: ScenarioDeviceLedger
         let database: ScenarioDeviceFirestore
+        /// What its engine talks to: ``database``, or the SDKs' surface over it.
+        let firestore: SyncFirestore
         let storage: ScenarioDeviceStorage
         let store = InMemoryLocalStore()
         let clock: ManualClock
@@ -48,7 +50,7 @@ extension ScenarioReplay {
 
         init(
             _ config: Scenario.Device, uid: String, backend: ScenarioBackend, start: FirestoreTimestamp, pageSize: Int,
-            configure: (inout SyncConfiguration) -> Void
+            sdkSurface: Bool, configure: (inout SyncConfiguration) -> Void
         ) {
             self.config = config
             let claims = EntitlementClaims(config.entitlements)
@@ -58,7 +60,9 @@ extension ScenarioReplay {
             let server = backend.storage
             ledger = ScenarioDeviceLedger(
                 device: config.name, uid: uid, objectExists: { (try? server.download($0)) ?? nil != nil })
-            database = ScenarioDeviceFirestore(recorder, ledger: ledger)
+            let database = ScenarioDeviceFirestore(recorder, ledger: ledger)
+            self.database = database
+            firestore = sdkSurface ? .client(SDKSurfaceFirestore(database)) : .database(database)
             storage = ScenarioDeviceStorage(bucket, ledger: ledger)
             clock = ManualClock(start.adding(seconds: config.clockOffsetSeconds))
             var configuration = SyncConfiguration(
@@ -66,7 +70,7 @@ extension ScenarioReplay {
                 entitlements: config.entitlements, pageSize: pageSize)
             configure(&configuration)
             engine = SyncEngine(
-                configuration: configuration, database: database, storage: storage, store: store, clock: clock.source)
+                configuration: configuration, backend: firestore, storage: storage, store: store, clock: clock.source)
         }
 
         func reconfigure(entitlements: [String], backend: ScenarioBackend) {
@@ -77,9 +81,11 @@ extension ScenarioReplay {
 
     /// Runs every step; an unexpected error or an expectation that does not hold is a failure (the
     /// replay goes on to report them all). `configure` adjusts each device's engine configuration
-    /// (tests give the engines a bug or another choice).
+    /// (tests give the engines a bug or another choice); `sdkSurface` has the engines reach
+    /// Firestore through the Firebase SDKs' surface alone (``SDKSurfaceFirestore``).
     public static func run(
-        _ given: Scenario, backend: ScenarioBackend, configure: (inout SyncConfiguration) -> Void = { _ in }
+        _ given: Scenario, backend: ScenarioBackend, sdkSurface: Bool = false,
+        configure: (inout SyncConfiguration) -> Void = { _ in }
     ) -> ScenarioResult {
         var scenario = given
         do {
@@ -92,7 +98,7 @@ extension ScenarioReplay {
         for d in scenario.devices {
             devices[d.name] = Device(
                 d, uid: scenario.uid, backend: backend, start: scenario.start, pageSize: scenario.pageSize,
-                configure: configure)
+                sdkSurface: sdkSurface, configure: configure)
         }
         var failures: [String] = []
         for (index, step) in scenario.steps.enumerated() {
@@ -146,7 +152,7 @@ extension ScenarioReplay {
             let dev = try device(d)
             dev.store.crash()
             dev.engine = SyncEngine(
-                configuration: dev.engine.configuration, database: dev.database, storage: dev.storage,
+                configuration: dev.engine.configuration, backend: dev.firestore, storage: dev.storage,
                 store: dev.store, clock: dev.clock.source)
         case .serverCommit(let writes, let late):
             try commitOnServer(writes, lateBySeconds: late, backend: backend)

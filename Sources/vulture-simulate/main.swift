@@ -12,9 +12,10 @@ let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let usage = """
     usage: vulture-simulate [--seeds N] [--start-seed S] [--jobs J] [--steps K] [--devices D] [--inject NAME]
-                            [--shrink] [--write-scenario DIR] [--print-hashes] [--known-failures FILE] [BACKEND]
-           vulture-simulate --replay SEED [--steps K] [--devices D] [--inject NAME] [--shrink] [--trace]
-                            [--write-scenario DIR] [BACKEND]
+                            [--sdk-surface] [--shrink] [--write-scenario DIR] [--print-hashes]
+                            [--known-failures FILE] [BACKEND]
+           vulture-simulate --replay SEED [--steps K] [--devices D] [--inject NAME] [--sdk-surface] [--shrink]
+                            [--trace] [--write-scenario DIR] [BACKEND]
            vulture-simulate --check SCENARIO.json [--inject NAME]
     BACKEND: --backend memory (the default) | --backend emulator [--emulator HOST:PORT]
              [--storage-emulator HOST:PORT] [--rules FILE]
@@ -46,6 +47,9 @@ let usage = """
       --steps K          random steps per run before the quiet end (default 80)
       --devices D        devices per run, 2 to 4 (default: the seed picks)
       --inject NAME      run the engines with a seeded bug: \(bugs)
+      --sdk-surface      the engines reach Firestore through the Firebase client SDKs' surface alone
+                         (snapshots without times, batches without preconditions, transactions): every
+                         version check goes through a transaction
       --replay SEED      run one seed and print what failed (--trace prints every step)
       --shrink           shrink a failing run to fewer decisions that still break the same invariant
       --write-scenario DIR  write each failing run (shrunk with --shrink) as a scenario file in DIR
@@ -66,7 +70,7 @@ tool.run { arguments in
             "seeds", "start-seed", "steps", "devices", "inject", "replay", "write-scenario", "check", "backend",
             "emulator", "storage-emulator", "rules", "jobs", "known-failures",
         ],
-        flags: ["shrink", "trace", "print-hashes"])
+        flags: ["shrink", "trace", "print-hashes", "sdk-surface"])
     _ = try args.positionals()
     func integer(_ name: String, _ fallback: Int) throws -> Int {
         guard let text = args.option(name) else { return fallback }
@@ -136,7 +140,8 @@ tool.run { arguments in
     }
     if let replay = args.option("replay") {
         guard let seed = UInt64(replay) else { throw UsageError(message: "--replay needs a seed, not \(replay)") }
-        let options = SimulationOptions(seed: seed, steps: steps, injectedBug: bug, devices: devices)
+        let options = SimulationOptions(
+            seed: seed, steps: steps, injectedBug: bug, devices: devices, sdkSurface: args.flag("sdk-surface"))
         guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
         if args.flag("trace") { for line in outcome.trace { print(line) } }
         print("trace \(outcome.traceHash)")
@@ -159,7 +164,9 @@ tool.run { arguments in
     let cpuBefore = processCPUSeconds()
     try SimulationBatch.run(
         (0..<count).map {
-            SimulationOptions(seed: UInt64(start + $0), steps: steps, injectedBug: bug, devices: devices)
+            SimulationOptions(
+                seed: UInt64(start + $0), steps: steps, injectedBug: bug, devices: devices,
+                sdkSurface: args.flag("sdk-surface"))
         }, jobs: jobs, backend: backend
     ) { outcome in
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

@@ -40,6 +40,16 @@ import VultureSyncTesting
         #expect(result.failures == [], "\(file.lastPathComponent)")
     }
 
+    /// The engine reaching Firestore through the Firebase SDKs' surface alone (snapshots without
+    /// times, batches without preconditions, transactions) meets every expectation too: nothing the
+    /// engine does needs more than an app on the SDKs has (README "The sync engine").
+    @Test(arguments: files) func theEngineOverTheSDKSurfaceMeetsEveryExpectation(_ file: URL) throws {
+        let scenario = try Scenario(contentsOf: file)
+        let result = ScenarioReplay.run(
+            scenario, backend: InMemoryScenarioBackend(start: scenario.start), sdkSurface: true)
+        #expect(result.failures == [], "\(file.lastPathComponent)")
+    }
+
     @Test(arguments: files) func theSimulationKeepsEveryInvariant(_ file: URL) throws {
         let scenario = try Scenario(contentsOf: file)
         let broken = try Simulation.check(scenario)

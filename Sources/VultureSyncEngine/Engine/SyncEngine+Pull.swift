@@ -86,7 +86,7 @@ extension SyncEngine {
         var query = firstPageQuery(collection)
         while true {
             let page = try firestore("pull \(collection.rawValue)") { () throws(FirestoreError) in
-                try database.runQuery(query)
+                try self.query(query)
             }
             for document in page where !holdIfMalformed(document, collection: collection, movesCursor: true) {
                 apply(document, collection: collection)
@@ -103,7 +103,7 @@ extension SyncEngine {
             else { return }
             if configuration.mechanisms.laterPagesStartAfterName {
                 query.startAt = FirestoreQuery.Cursor(
-                    values: [.timestamp(t), .reference(database.database + "/documents/" + last.path)], before: false)
+                    values: [.timestamp(t), .reference(databaseName + "/documents/" + last.path)], before: false)
             } else {
                 query.filters = [FirestoreQuery.Filter(Self.updatedAt, .greaterThan, .timestamp(t))]
                 query.startAt = nil
@@ -114,7 +114,7 @@ extension SyncEngine {
     /// The profile document (`users/{uid}`): its `storageBytes` decides the cap check.
     func pullProfile() throws(SyncError) {
         let path = SyncCollection.profilePath(uid: uid)
-        let profile = try firestore("get profile") { () throws(FirestoreError) in try database.get(path) }
+        let profile = try firestore("get profile") { () throws(FirestoreError) in try read(path) }
         store.state.profile = profile?.fields
         try commitStore()
     }
@@ -132,7 +132,9 @@ extension SyncEngine {
             // written anew) is a new record to this row: the old base says nothing about it, and an
             // object the old record uploaded went with its tombstone, so a blob this device holds is
             // reserved and uploaded again.
-            if let agreed = row.baseUpdateTime, document.createTime > agreed || Self.lostItsObject(row, remote) {
+            // (A client reports no create times: there the lost object alone tells.)
+            let madeAgain = row.baseUpdateTime.map { document.createTime > $0 } ?? false
+            if row.base != nil, madeAgain || Self.lostItsObject(row, remote) {
                 row.base = nil
                 row.baseUpdateTime = nil
                 unreserveBlob(&row)
@@ -240,18 +242,19 @@ extension SyncEngine {
         }
     }
 
-    /// Whether the server's document let go of an object the row's agreement said was uploaded: no
-    /// map now, or the same object not uploaded. A live record never does that (a blob map is never
-    /// dropped, `uploaded` never goes back) — only a delete (which removed the object) and a new
-    /// record since, made by a device that missed nothing. Merging against the old agreement would
-    /// write `uploaded: true` for an object that is gone.
+    /// Whether the server's document let go of an object the row's agreement named: no map now
+    /// (the agreed map reserved or uploaded), or the same object not uploaded where it was. A live
+    /// record never does that (a blob map is never dropped, `uploaded` never goes back) — only a
+    /// delete (which removed the object) and a new record since, made by a device that missed
+    /// nothing. Merging against the old agreement would write `uploaded: true` for an object that
+    /// is gone. It is how a client without create times tells a record made again (``SyncFirestore``).
     static func lostItsObject(_ row: LocalRow, _ remote: [String: FirestoreValue]) -> Bool {
         guard let kind = blobKind(row.collection), remote[CommonFields.Field.deleted] != .boolean(true),
-            case .map(let agreed)? = row.base?[kind.mapField],
-            agreed[StorageObjectKind.MapField.uploaded] == .boolean(true)
+            case .map(let agreed)? = row.base?[kind.mapField]
         else { return false }
         guard case .map(let now)? = remote[kind.mapField] else { return true }
-        return now[StorageObjectKind.MapField.path] == agreed[StorageObjectKind.MapField.path]
+        return agreed[StorageObjectKind.MapField.uploaded] == .boolean(true)
+            && now[StorageObjectKind.MapField.path] == agreed[StorageObjectKind.MapField.path]
             && now[StorageObjectKind.MapField.uploaded] == .boolean(false)
     }
 

@@ -105,7 +105,7 @@ extension SyncEngine {
         _ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite], releasing: [String] = []
     ) throws(SyncError) -> FirestoreCommitResult {
         let result = try firestore("commit \(collection.rawValue)") { () throws(FirestoreError) in
-            try database.commit(writes)
+            try send(writes, bases: bases(rows))
         }
         try agree(collection, rows: rows, writes: writes, result: result, releasing: releasing)
         return result
@@ -178,7 +178,7 @@ extension SyncEngine {
         if !configuration.mechanisms.editsUnderPreconditions { return nil }
         if !configuration.mechanisms.editsAsChangedFields, row.base != nil { return nil }
         guard row.base != nil else { return .exists(false) }
-        return row.baseUpdateTime.map { .updateTime($0) }
+        return basePrecondition(row)
     }
 
     func pushChangesOnce(_ collection: SyncCollection) throws(SyncError) {
@@ -304,7 +304,7 @@ extension SyncEngine {
         // reads which record counts its content, so those go one at a time.
         let inFlight =
             collection == .mapFiles || !configuration.mechanisms.storageBytesByIncrement
-            ? 1 : max(1, database.commitsInFlight)
+            ? 1 : max(1, commitsInFlight)
         var group: [Reservation] = []
         for var row in store.rows(collection) where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
@@ -321,7 +321,7 @@ extension SyncEngine {
             row.fields[kind.mapField] = .map(reserved)
             let precondition: FirestorePrecondition? =
                 configuration.mechanisms.reserveUnderPrecondition
-                ? row.baseUpdateTime.map { .updateTime($0) } ?? .exists(false) : nil
+                ? basePrecondition(row) ?? .exists(false) : nil
             var writes = [write(for: row, precondition: precondition)]
             if gz != 0 {
                 guard let profile = profileWrite(delta: gz, collection: collection, id: row.id) else { continue }
@@ -359,7 +359,7 @@ extension SyncEngine {
             }
             return
         }
-        let results = database.commitEach(group.map(\.writes))
+        let results = sendEach(group.map { ($0.writes, bases([$0.row])) })
         for (one, result) in zip(group, results) {
             switch result {
             case .success(let committed):
@@ -423,7 +423,7 @@ extension SyncEngine {
         throws(SyncError)
     {
         let path = collection.documentPath(uid: uid, id: id)
-        let document = try firestore("get \(path)") { () throws(FirestoreError) in try database.get(path) }
+        let document = try firestore("get \(path)") { () throws(FirestoreError) in try read(path) }
         if let document {
             if !holdIfMalformed(document, collection: collection, movesCursor: false) {
                 apply(document, collection: collection, movesCursor: false)
@@ -455,11 +455,11 @@ extension SyncEngine {
     func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
         guard Self.blobKind(collection) != nil else { return }
         for row in store.rows(collection) where isCountedTombstone(row) && !isHeld(row) {
-            guard let base = row.base, let time = row.baseUpdateTime else { continue }
+            guard let base = row.base, let precondition = basePrecondition(row) else { continue }
             let others = try sharingDocuments(collection, row, base)
             let released = TombstoneRules.releasedObjects(
                 collection: collection, document: base, otherLiveDocuments: others.map(\.fields))
-            var writes = [write(for: row, precondition: .updateTime(time))]
+            var writes = [write(for: row, precondition: precondition)]
             if released.storageBytesDelta != 0,
                 let profile = profileWrite(delta: released.storageBytesDelta, collection: collection, id: row.id)
             {
@@ -508,7 +508,7 @@ extension SyncEngine {
                         FieldPath(unchecked: [kind.mapField, StorageObjectKind.MapField.path]), .equal, .string(path))
                 ])
             let docs = try firestore("query \(kind.mapField).path") { () throws(FirestoreError) in
-                try database.runQuery(query)
+                try self.query(query)
             }
             if docs.contains(where: { $0.fields[CommonFields.Field.deleted] != .boolean(true) }) { return true }
         }
@@ -570,7 +570,7 @@ extension SyncEngine {
         let query = FirestoreQuery(
             parent: collection.parentPath(uid: uid), collectionId: collection.rawValue,
             filters: [FirestoreQuery.Filter(FieldPath(unchecked: [MapFileDocument.Field.contentHash]), .equal, hash)])
-        let docs = try firestore("query contentHash") { () throws(FirestoreError) in try database.runQuery(query) }
+        let docs = try firestore("query contentHash") { () throws(FirestoreError) in try self.query(query) }
         return docs.filter { $0.id != row.id }.map { ($0.id, $0.fields) }
     }
 
@@ -636,7 +636,7 @@ extension SyncEngine {
             guard let create = try? FirestoreWrite(path: path, fields: fields, mask: nil, precondition: .exists(false))
             else { return }
             do {
-                _ = try firestore("create profile") { () throws(FirestoreError) in try database.commit([create]) }
+                _ = try firestore("create profile") { () throws(FirestoreError) in try send([create]) }
             } catch .firestore(let e) where e.status == .alreadyExists {
                 // Another device created it first.
             }
@@ -656,7 +656,7 @@ extension SyncEngine {
                     ProfileDocument.Field.storageRef: .null,
                 ]
                 if let set = try? FirestoreWrite(path: path, fields: fields) {
-                    _ = try firestore("rewrite profile") { () throws(FirestoreError) in try database.commit([set]) }
+                    _ = try firestore("rewrite profile") { () throws(FirestoreError) in try send([set]) }
                 }
                 try pullProfile()
                 return
@@ -688,7 +688,7 @@ extension SyncEngine {
                 path: path, fields: profile.filter { mask.contains($0.key) },
                 mask: mask.compactMap { try? FieldPath([$0]) })
         else { return }
-        _ = try firestore("update profile") { () throws(FirestoreError) in try database.commit([update]) }
+        _ = try firestore("update profile") { () throws(FirestoreError) in try send([update]) }
         store.state.profile = profile
         try commitStore()
     }

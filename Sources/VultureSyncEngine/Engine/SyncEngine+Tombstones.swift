@@ -19,7 +19,7 @@ extension SyncEngine {
                 parent: collection.parentPath(uid: uid), collectionId: collection.rawValue,
                 filters: [FirestoreQuery.Filter(FieldPath(unchecked: [field]), .lessThan, .timestamp(cutoff))])
             let old = try firestore("purge query \(collection.rawValue)") { () throws(FirestoreError) in
-                try database.runQuery(query)
+                try self.query(query)
             }
             let stale =
                 configuration.mechanisms.purgeSelectsTombstones
@@ -32,7 +32,7 @@ extension SyncEngine {
                 let chunk = stale[start..<min(stale.count, start + batch)]
                 let deletes = chunk.map { FirestoreWrite.delete(path: $0.path) }
                 _ = try firestore("purge \(collection.rawValue)") { () throws(FirestoreError) in
-                    try database.commit(deletes)
+                    try send(deletes)
                 }
                 purged += chunk.map(\.id)
                 start += chunk.count

@@ -143,7 +143,12 @@ public final class SyncEngine {
     /// Who syncs.
     public internal(set) var configuration: SyncConfiguration
     /// The Firestore the engine talks to.
-    public let database: FirestoreDatabase
+    public let backend: SyncFirestore
+    /// The database the engine talks to; nil when it talks to a ``SyncFirestore/client(_:)``.
+    public var database: (any FirestoreDatabase)? {
+        if case .database(let database) = backend { return database }
+        return nil
+    }
     /// The Cloud Storage bucket.
     public let storage: CloudStorage
     /// The device's database.
@@ -165,13 +170,23 @@ public final class SyncEngine {
     /// During the full pull after a long absence: every `collection/id` it brought.
     var pulledPaths: Set<String>?
 
-    /// An engine over its backends and store.
-    public init(
+    /// An engine over a Firestore database, Cloud Storage and the device's store.
+    public convenience init(
         configuration: SyncConfiguration, database: FirestoreDatabase, storage: CloudStorage, store: LocalStore,
         clock: @escaping @Sendable () -> FirestoreTimestamp
     ) {
+        self.init(
+            configuration: configuration, backend: .database(database), storage: storage, store: store, clock: clock)
+    }
+
+    /// An engine over `backend` (a database, or a client with only the SDKs' surface), Cloud
+    /// Storage and the device's store.
+    public init(
+        configuration: SyncConfiguration, backend: SyncFirestore, storage: CloudStorage, store: LocalStore,
+        clock: @escaping @Sendable () -> FirestoreTimestamp
+    ) {
         self.configuration = configuration
-        self.database = database
+        self.backend = backend
         self.storage = storage
         self.store = store
         self.clock = clock

@@ -40,8 +40,18 @@ public actor SyncEngineActor {
         configuration: SyncConfiguration, database: any FirestoreDatabase, storage: any CloudStorage,
         store: sending any LocalStore, clock: @escaping @Sendable () -> FirestoreTimestamp
     ) {
+        self.init(
+            configuration: configuration, backend: .database(database), storage: storage, store: store, clock: clock)
+    }
+
+    /// An engine over `backend` (a database, or a client with only the Firebase SDKs' surface),
+    /// with the device `clock`. The store moves into the actor (`sending`).
+    public init(
+        configuration: SyncConfiguration, backend: SyncFirestore, storage: any CloudStorage,
+        store: sending any LocalStore, clock: @escaping @Sendable () -> FirestoreTimestamp
+    ) {
         let engine = SyncEngine(
-            configuration: configuration, database: database, storage: storage, store: store, clock: clock)
+            configuration: configuration, backend: backend, storage: storage, store: store, clock: clock)
         let (stream, continuation) = AsyncStream<SyncEvent>.makeStream()
         let delivery = EventDelivery(continuation)
         engine.keepsEvents = false
