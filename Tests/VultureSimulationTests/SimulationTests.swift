@@ -23,6 +23,18 @@ import VultureSyncTesting
         #expect(failures == [])
     }
 
+    /// The engines over the Firebase SDKs' surface alone (`--sdk-surface`): every version check in
+    /// a transaction. `.ci/run` runs 1,000 such seeds; here the first 40, and the reserve without a
+    /// version check is caught there too, on the seed that catches it over a database.
+    @Test func theEngineOverTheSDKSurfaceKeepsEveryInvariant() {
+        let outcomes = SimulationBatch.run((1...40).map { SimulationOptions(seed: UInt64($0), sdkSurface: true) })
+        let failures = outcomes.compactMap { o in o.failure.map { "seed \(o.options.seed): \($0.violation)" } }
+        #expect(failures == [])
+        let caught = Simulation.run(
+            SimulationOptions(seed: 5, injectedBug: .reserveWithoutPrecondition, sdkSurface: true))
+        #expect(caught.failure?.violation.invariant == .storageBytesCounted)
+    }
+
     /// For each injected bug, the first seed (of 1, 2, …) whose run breaks an invariant, and that
     /// invariant, as `vulture-simulate --inject NAME --seeds 1000` prints them. A change to the
     /// simulated world moves these seeds: run that command and write the first failing seed here.

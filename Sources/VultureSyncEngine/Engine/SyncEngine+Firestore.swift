@@ -8,7 +8,7 @@ public enum SyncFirestore: Sendable {
     /// record write carries a precondition on the agreed update time, and every commit answers with
     /// update times and transform results.
     case database(any FirestoreDatabase)
-    /// Only what the Firebase client SDKs offer an app (``FirestoreClient``): snapshots without
+    /// Only what the Firebase client SDKs offer an app (`FirestoreClient`): snapshots without
     /// times, batched writes without preconditions, transactions. A write that needs a version
     /// check goes in a transaction that first reads the document and compares it with the row's
     /// base, every field but `updatedAt` (an edit always changes `clientUpdatedAt` and

@@ -44,6 +44,19 @@ public actor SyncEngineActor {
             configuration: configuration, backend: .database(database), storage: storage, store: store, clock: clock)
     }
 
+    /// An engine over the Firebase SDKs' async surface, as an app adapts it (`client`, `storage`),
+    /// with the device `clock`. The engine waits for each call on the actor's queue
+    /// (`BlockingFirestoreClient`, `BlockingCloudStorage`), never on a cooperative thread. The store
+    /// moves into the actor (`sending`).
+    public init(
+        configuration: SyncConfiguration, client: any AsyncFirestoreClient, storage: any AsyncCloudStorage,
+        store: sending any LocalStore, clock: @escaping @Sendable () -> FirestoreTimestamp
+    ) {
+        self.init(
+            configuration: configuration, backend: .client(BlockingFirestoreClient(client)),
+            storage: BlockingCloudStorage(storage), store: store, clock: clock)
+    }
+
     /// An engine over `backend` (a database, or a client with only the Firebase SDKs' surface),
     /// with the device `clock`. The store moves into the actor (`sending`).
     public init(

@@ -11,11 +11,15 @@ public struct LocalRow: Sendable, Hashable {
     public var id: String
     /// The record's fields as this device has them, in stored form (a tombstone: the common fields
     /// with `deleted: true`). `updatedAt` is the server time of the last agreed version, or absent
-    /// for a record never pushed.
+    /// for a record never pushed; over a client (`SyncFirestore.client`), whose commits answer with
+    /// no server time, a record pushed since its last pull keeps the `updatedAt` before (none for a
+    /// new one) until the next pull brings the document back.
     public var fields: [String: FirestoreValue]
     /// The sync base: the document as last agreed with the server; nil when the server has never had it.
     public var base: [String: FirestoreValue]?
     /// The server's update time of ``base`` (the precondition of a blob change); nil with no base.
+    /// Over a client (`SyncFirestore.client`), which reports no update times, the `updatedAt` of a
+    /// pulled base, nil after this device's own write: there the base's content is the version.
     public var baseUpdateTime: FirestoreTimestamp?
     /// Where the row came from.
     public var origin: RowOrigin

@@ -5,8 +5,9 @@ import VultureSyncEngine
 import VultureSyncSchema
 
 /// The app's logbook: imports IGC files and syncs them through the reference engine, over the
-/// app's own ``LogbookStore``. The backends are the app's to choose (the REST client in the app,
-/// in-memory ones in its tests).
+/// app's own ``LogbookStore``. The backends are the app's to choose: in the app a `FirestoreClient`
+/// over the Firebase SDK (`.client`), in its tests the testing product's `SDKSurfaceFirestore`,
+/// which offers no more than the SDK does.
 public final class Logbook {
     /// The engine, over the app's store.
     public let engine: SyncEngine
@@ -15,13 +16,13 @@ public final class Logbook {
 
     /// A logbook for the signed-in user `uid` on this device.
     public init(
-        uid: String, deviceId: String, database: LogbookDatabase, firestore: FirestoreDatabase, storage: CloudStorage,
+        uid: String, deviceId: String, database: LogbookDatabase, firestore: SyncFirestore, storage: CloudStorage,
         clock: @escaping @Sendable () -> FirestoreTimestamp
     ) {
         self.database = database
         engine = SyncEngine(
             configuration: SyncConfiguration(uid: uid, deviceId: deviceId, platform: .ios),
-            database: firestore, storage: storage, store: LogbookStore(database: database), clock: clock)
+            backend: firestore, storage: storage, store: LogbookStore(database: database), clock: clock)
     }
 
     /// Imports an IGC file as the pilot picked it: the header's pilot and glider go into the record,
@@ -48,4 +49,16 @@ public final class Logbook {
 
     /// The flights in the logbook (not deleted), by id.
     public var flights: [LocalRow] { engine.store.rows(.flights).filter { !$0.isTombstone } }
+
+    /// Marks the flight `id` a favourite or not (schema §2 flights `isFavorite`).
+    /// - Throws: ``LocalChangeError`` when the logbook has no such flight.
+    public func setFavorite(_ id: String, _ favorite: Bool) throws(LocalChangeError) {
+        _ = try engine.save(.flights, id: id, changes: [FlightDocument.Field.isFavorite: .boolean(favorite)])
+    }
+
+    /// Sets the flight `id`'s comments.
+    /// - Throws: ``LocalChangeError`` when the logbook has no such flight.
+    public func setComments(_ id: String, _ comments: String) throws(LocalChangeError) {
+        _ = try engine.save(.flights, id: id, changes: [FlightDocument.Field.comments: .string(comments)])
+    }
 }

@@ -10,7 +10,8 @@ import VultureSyncEngine
 import VultureSyncSchema
 
 /// What an app's own tests do with the package: the in-process suite against the codec, and the
-/// engine over the app's store with in-memory backends from the testing products.
+/// engine over the app's store with in-memory backends from the testing products, reached through
+/// `SDKSurfaceFirestore`: no more than the Firebase SDK gives the app.
 @Suite struct LogbookAppTests {
     static let igc = Data(
         ("AXSM001\r\nHFDTE010526\r\nHFPLTPILOTINCHARGE:Ann Example\r\nHFGTYGLIDERTYPE:LS8\r\n"
@@ -30,20 +31,23 @@ import VultureSyncSchema
     /// A flight imported on one device arrives on another, field for field, with its file.
     @Test func aFlightImportedOnOneDeviceArrivesOnTheOther() throws {
         let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
-        let firestore = InMemoryFirestore(clock: clock.source)
+        let server = InMemoryFirestore(clock: clock.source)
         let storage = InMemoryCloudStorage()
         let phone = Logbook(
-            uid: "pilot", deviceId: "phone", database: LogbookDatabase(), firestore: firestore, storage: storage,
-            clock: clock.source)
+            uid: "pilot", deviceId: "phone", database: LogbookDatabase(),
+            firestore: .client(SDKSurfaceFirestore(server)), storage: storage, clock: clock.source)
         let tablet = Logbook(
-            uid: "pilot", deviceId: "tablet", database: LogbookDatabase(), firestore: firestore, storage: storage,
-            clock: clock.source)
+            uid: "pilot", deviceId: "tablet", database: LogbookDatabase(),
+            firestore: .client(SDKSurfaceFirestore(server)), storage: storage, clock: clock.source)
 
         let id = try phone.importFlight(igc: Self.igc, filename: "2026-05-01.igc")
         #expect(id == DocumentIds.flightId(igcBytes: Self.igc))
         try phone.sync()
         clock.advance(seconds: 60)
         try tablet.sync()
+        // The SDK answers a commit with no server time: the phone learns the flight's `updatedAt`
+        // when its next pull brings the document back.
+        try phone.sync()
 
         let sent = try #require(phone.flights.first)
         let received = try #require(tablet.flights.first)
@@ -60,6 +64,45 @@ import VultureSyncSchema
         #expect(igc["uploaded"] == .boolean(true))
         #expect(storage.allObjects.map { FirestoreValue.string($0.path) } == [igc["path"]])
         #expect(storage.allObjects.first?.path.hasPrefix("users/pilot/") == true)
+    }
+
+    /// Two devices edit one flight while both are offline: through the SDK's surface the second
+    /// push finds the document changed (its transaction compares it with what it agreed), merges,
+    /// and both edits end on the server and on both devices.
+    @Test func editsMadeOnTwoDevicesAtOnceBothArrive() throws {
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let server = InMemoryFirestore(clock: clock.source)
+        let storage = InMemoryCloudStorage()
+        let devices = ["phone", "tablet"].map { name in
+            Logbook(
+                uid: "pilot", deviceId: name, database: LogbookDatabase(),
+                firestore: .client(SDKSurfaceFirestore(server)), storage: storage, clock: clock.source)
+        }
+        let (phone, tablet) = (devices[0], devices[1])
+        let id = try phone.importFlight(igc: Self.igc, filename: "2026-05-01.igc")
+        try phone.sync()
+        try tablet.sync()
+        clock.advance(seconds: 60)
+        try phone.setFavorite(id, true)
+        clock.advance(seconds: 1)
+        try tablet.setComments(id, "Wave over the ridge")
+        try phone.sync()
+        clock.advance(seconds: 60)
+        // A push without the pull before it: the tablet's agreed version is out of date.
+        try tablet.engine.push()
+        #expect(tablet.engine.takeEvents().contains(.reconciled(.flights, id: id)))
+        try tablet.sync()
+        try phone.sync()
+
+        let stored = try #require(try server.get("users/pilot/flights/\(id)")?.fields)
+        #expect(stored["isFavorite"] == .boolean(true))
+        #expect(stored["comments"] == .string("Wave over the ridge"))
+        for device in devices {
+            let row = try #require(device.flights.first)
+            #expect(row.fields["isFavorite"] == .boolean(true))
+            #expect(row.fields["comments"] == .string("Wave over the ridge"))
+            #expect(!row.isDirty)
+        }
     }
 
     /// What the app did not save is gone after a kill; what it saved stays.
