@@ -70,16 +70,18 @@ enum SyncBenchmark {
 
     /// A device that imported `flights` (not timed), then its first sync (timed, wall clock); then
     /// a second device of the same user, empty, and its first sync, which pulls the logbook.
-    static func firstSyncs(_ flights: [(name: String, bytes: Data)], database: FirestoreDatabase, uid: String) throws
-        -> (push: Outcome, pull: Outcome)
-    {
+    /// With `sdkSurface`, both devices reach `database` through `SDKSurfaceFirestore` (`.client`).
+    static func firstSyncs(
+        _ flights: [(name: String, bytes: Data)], database: FirestoreDatabase, uid: String, sdkSurface: Bool = false
+    ) throws -> (push: Outcome, pull: Outcome) {
         let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
         let storage = InMemoryCloudStorage()
         func device(_ name: String) -> (SyncEngine, InMemoryLocalStore) {
             let store = InMemoryLocalStore()
             let engine = SyncEngine(
                 configuration: SyncConfiguration(uid: uid, deviceId: name, platform: .android),
-                database: database, storage: storage, store: store, clock: clock.source)
+                backend: sdkSurface ? .client(SDKSurfaceFirestore(database)) : .database(database), storage: storage,
+                store: store, clock: clock.source)
             return (engine, store)
         }
         func outcome(_ engine: SyncEngine, _ store: InMemoryLocalStore, seconds: Double) throws -> Outcome {
@@ -163,9 +165,13 @@ enum SyncBenchmark {
         return try outcome.result!.get()
     }
 
-    static func memorySyncs(_ flights: [(name: String, bytes: Data)]) throws -> (push: Outcome, pull: Outcome) {
+    static func memorySyncs(_ flights: [(name: String, bytes: Data)], sdkSurface: Bool = false) throws
+        -> (push: Outcome, pull: Outcome)
+    {
         let serverClock = WritesBenchmark.Clock()
-        return try firstSyncs(flights, database: InMemoryFirestore(clock: { serverClock.now() }), uid: "benchmark")
+        return try firstSyncs(
+            flights, database: InMemoryFirestore(clock: { serverClock.now() }), uid: "benchmark", sdkSurface: sdkSurface
+        )
     }
 
     /// A database that sends one commit at a time (the protocol's default `commitEach`): the
@@ -199,7 +205,9 @@ enum SyncBenchmark {
         // 1. 500 flights in memory beside the emulator.
         // The direct push and the push through SyncEngineActor in the same rounds, so that other
         // load on the machine weighs on both alike.
-        let rounds = try (0..<3).map { _ in (try memorySyncs(flights500), try actorPush(flights500)) }
+        let rounds = try (0..<3).map { _ in
+            (try memorySyncs(flights500), try actorPush(flights500), try memorySyncs(flights500, sdkSurface: true))
+        }
         let memory = rounds.map(\.0)
         let pushRate = Double(flights500.count) / median(memory.map(\.push.seconds))
         let pullRate = Double(flights500.count) / median(memory.map(\.pull.seconds))
@@ -231,6 +239,18 @@ enum SyncBenchmark {
         print(
             Report.line("ours: SyncEngineActor, push", Report.rate(Double(flights500.count) / actorWall, "documents/s"))
                 + String(format: "   wall × %.2f of the direct push", actorWall / median(memory.map(\.push.seconds))))
+        // The same syncs over the SDKs' surface: every version check a transaction that reads first.
+        let client = rounds.map(\.2)
+        for (label, cpu, direct) in [
+            ("push", median(client.map(\.push.cpuSeconds)), directCPU),
+            ("pull", median(client.map(\.pull.cpuSeconds)), median(memory.map(\.pull.cpuSeconds))),
+        ] {
+            print(
+                Report.line(
+                    "ours: over the SDKs' surface (SDKSurfaceFirestore), \(label) CPU",
+                    String(format: "%8.1f ms", cpu * 1e3))
+                    + String(format: "   × %.2f of the same \(label) over the database", cpu / direct))
+        }
         switch FirestoreEmulator.availability() {
         case .available:
             let emulator = try FirestoreEmulator.start()

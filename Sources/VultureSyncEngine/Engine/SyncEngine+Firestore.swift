@@ -52,14 +52,15 @@ extension SyncEngine {
         }
     }
 
-    /// Commits `writes`, all or none. A database judges their preconditions itself. Through a client
-    /// a batch without preconditions is committed as it is; otherwise a transaction reads each
-    /// preconditioned document and checks it (`exists: false`: absent; any other: present and, with
-    /// a base in `bases` by path, equal to it but for `updatedAt`) before it writes them all, so
-    /// the answer is the status the precondition would have met. A client's result has no times.
+    /// Commits `writes` (of `rows`), all or none. A database judges their preconditions itself.
+    /// Through a client a batch without preconditions is committed as it is; otherwise a
+    /// transaction reads each preconditioned document and checks it (`exists: false`: absent; any
+    /// other: present and, where a row of `rows` has its path and a base, equal to that base but
+    /// for `updatedAt`) before it writes them all, so the answer is the status the precondition
+    /// would have met. A client's result has no times.
     /// - Throws: the backend's error; through a client ALREADY_EXISTS, NOT_FOUND or
     ///   FAILED_PRECONDITION for a check that failed, INTERNAL for an update time without a base.
-    func send(_ writes: [FirestoreWrite], bases: [String: [String: FirestoreValue]] = [:]) throws(FirestoreError)
+    func send(_ writes: [FirestoreWrite], rows: [LocalRow] = []) throws(FirestoreError)
         -> FirestoreCommitResult
     {
         switch backend {
@@ -74,6 +75,7 @@ extension SyncEngine {
                 try client.commit(batch)
                 return untimed
             }
+            let bases = bases(rows)
             try client.runTransaction { (transaction: Transaction) throws(FirestoreError) in
                 for write in writes {
                     guard let precondition = write.precondition, let path = write.path else { continue }
@@ -88,8 +90,8 @@ extension SyncEngine {
         }
     }
 
-    /// ``send(_:bases:)`` for batches that commute, up to ``commitsInFlight`` at once.
-    func sendEach(_ batches: [(writes: [FirestoreWrite], bases: [String: [String: FirestoreValue]])])
+    /// ``send(_:rows:)`` for batches that commute, up to ``commitsInFlight`` at once.
+    func sendEach(_ batches: [(writes: [FirestoreWrite], rows: [LocalRow])])
         -> [Result<FirestoreCommitResult, FirestoreError>]
     {
         switch backend {
@@ -97,21 +99,21 @@ extension SyncEngine {
             return database.commitEach(batches.map(\.writes))
         case .client:
             return batches.map { batch in
-                Result { () throws(FirestoreError) in try send(batch.writes, bases: batch.bases) }
+                Result { () throws(FirestoreError) in try send(batch.writes, rows: batch.rows) }
             }
         }
     }
 
     /// The precondition a row's write carries for the version it last agreed with the server: its
     /// base's update time from a database; from a client, which reports none, `exists: true`, which
-    /// ``send(_:bases:)`` checks against the base. Nil for a row without a base.
+    /// ``send(_:rows:)`` checks against the base. Nil for a row without a base.
     func basePrecondition(_ row: LocalRow) -> FirestorePrecondition? {
         if let time = row.baseUpdateTime { return .updateTime(time) }
         if case .client = backend, row.base != nil { return .exists(true) }
         return nil
     }
 
-    /// The bases of `rows` by document path, for ``send(_:bases:)``.
+    /// The bases of `rows` by document path, for ``send(_:rows:)``.
     func bases(_ rows: [LocalRow]) -> [String: [String: FirestoreValue]] {
         var out: [String: [String: FirestoreValue]] = [:]
         for row in rows { if let base = row.base { out[row.path(uid: uid)] = base } }

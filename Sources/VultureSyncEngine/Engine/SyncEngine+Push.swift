@@ -105,7 +105,7 @@ extension SyncEngine {
         _ collection: SyncCollection, rows: [LocalRow], writes: [FirestoreWrite], releasing: [String] = []
     ) throws(SyncError) -> FirestoreCommitResult {
         let result = try firestore("commit \(collection.rawValue)") { () throws(FirestoreError) in
-            try send(writes, bases: bases(rows))
+            try send(writes, rows: rows)
         }
         try agree(collection, rows: rows, writes: writes, result: result, releasing: releasing)
         return result
@@ -359,7 +359,7 @@ extension SyncEngine {
             }
             return
         }
-        let results = sendEach(group.map { ($0.writes, bases([$0.row])) })
+        let results = sendEach(group.map { ($0.writes, [$0.row]) })
         for (one, result) in zip(group, results) {
             switch result {
             case .success(let committed):
