@@ -50,28 +50,60 @@ extension FirestoreWrite {
     func applyUnchecked(to existing: [String: FirestoreValue]?, requestTime: FirestoreTimestamp)
         -> FirestoreWriteOutcome
     {
-        guard case .update(_, let mask) = operation else {
+        guard case .update(let raw, let mask) = operation else {
             return FirestoreWriteOutcome(fields: nil, transformResults: [])
         }
-        let update = FirestoreDocumentLimits.normalizingZeros(updateFields)
         var result: [String: FirestoreValue]
+        if let mask, mask.allSatisfy({ $0.segments.count == 1 }) {
+            // Top-level mask paths (most writes): each value in stored form, no update map built.
+            result = existing ?? [:]
+            result.reserveCapacity(result.count + mask.count)
+            for p in mask {
+                let name = p.segments[0]
+                switch raw[name] {
+                case .serverTimestamp?, .increment?: continue
+                case nil, .delete?: result[name] = nil
+                case let value?: result[name] = FirestoreDocumentLimits.storedValue(value)
+                }
+            }
+            return withTransforms(&result, requestTime: requestTime)
+        }
+        let update = FirestoreDocumentLimits.normalizingZeros(updateFields)
         if mask == nil {
             result = update
         } else {
             result = existing ?? [:]
-            let paths = updateMask ?? []
+            let paths = mask ?? []
             result.reserveCapacity(result.count + paths.count)
+            let written = FirestoreValue.map(raw)
             let source = FirestoreValue.map(update)
+            // The update mask (``updateMask``) in one pass: a transform's own path is set below.
             for p in paths {
                 if p.segments.count == 1 {
-                    result[p.segments[0]] = update[p.segments[0]]
-                } else if let v = source[path: p] {
+                    switch raw[p.segments[0]] {
+                    case .serverTimestamp?, .increment?: continue
+                    default: result[p.segments[0]] = update[p.segments[0]]
+                    }
+                    continue
+                }
+                switch written[path: p] {
+                case .serverTimestamp?, .increment?: continue
+                default: break
+                }
+                if let v = source[path: p] {
                     FieldEditing.set(v, at: p.segments[...], in: &result)
                 } else {
                     FieldEditing.remove(p.segments[...], from: &result)
                 }
             }
         }
+        return withTransforms(&result, requestTime: requestTime)
+    }
+
+    /// Applies the write's transforms to `result`, in order.
+    func withTransforms(_ result: inout [String: FirestoreValue], requestTime: FirestoreTimestamp)
+        -> FirestoreWriteOutcome
+    {
         var results: [FirestoreValue] = []
         for t in transforms {
             let value: FirestoreValue
@@ -382,6 +414,37 @@ public enum FirestoreDocumentLimits {
     static func normalizingZero(_ v: FirestoreValue) -> FirestoreValue {
         if case .double(let d) = v, d == 0 { return .double(0) }
         return v
+    }
+
+    /// A written value in stored form: its sentinels (at any depth) left out, every −0.0 → 0.0;
+    /// what ``FirestoreWrite/updateFields`` and ``normalizingZeros(_:)`` make of it.
+    static func storedValue(_ v: FirestoreValue) -> FirestoreValue {
+        switch v {
+        case .double(let d) where d == 0: return .double(0)
+        case .map(let m):
+            guard m.values.contains(where: needsStoredForm) else { return v }
+            var out: [String: FirestoreValue] = [:]
+            for (k, x) in m {
+                switch x {
+                case .serverTimestamp, .increment, .delete: continue
+                default: out[k] = storedValue(x)
+                }
+            }
+            return .map(out)
+        case .array(let a): return a.contains(where: holdsNegativeZero) ? .array(a.map(normalizingZerosIn)) : v
+        default: return v
+        }
+    }
+
+    /// Whether ``storedValue(_:)`` changes anything in `v`.
+    static func needsStoredForm(_ v: FirestoreValue) -> Bool {
+        switch v {
+        case .serverTimestamp, .increment, .delete: true
+        case .double(let d): d == 0 && d.sign == .minus
+        case .map(let m): m.values.contains(where: needsStoredForm)
+        case .array(let a): a.contains(where: holdsNegativeZero)
+        default: false
+        }
     }
 
     /// Every −0.0 in the fields (maps and arrays included) → 0.0.

@@ -93,6 +93,10 @@ public struct FirestoreWrite: Sendable, Hashable {
             return
         }
         let normalized = Self.normalize(mask)
+        if let kept = Self.coveredByTopLevelMask(fields, normalized) {
+            operation = .update(fields: kept, mask: normalized)
+            return
+        }
         let maskSet = Set(normalized)
         do {
             for (k, v) in fields { try Self.checkCoverage(v, at: FieldPath(unchecked: [k]), mask: maskSet) }
@@ -230,6 +234,29 @@ public struct FirestoreWrite: Sendable, Hashable {
     }
 
     // MARK: - Internals
+
+    /// The fields without their `$delete`s when every mask path is a top-level field, every field
+    /// is one of them and no `$delete` lies beneath one (what the checks below find, the common
+    /// case faster); nil otherwise, for the checks to judge.
+    static func coveredByTopLevelMask(_ fields: [String: FirestoreValue], _ mask: [FieldPath])
+        -> [String: FirestoreValue]?
+    {
+        var names = Set<String>(minimumCapacity: mask.count)
+        for path in mask {
+            guard path.segments.count == 1 else { return nil }
+            names.insert(path.segments[0])
+        }
+        var deletes = false
+        for (name, value) in fields {
+            guard names.contains(name) else { return nil }
+            if case .delete = value {
+                deletes = true
+            } else if holdsDelete(value) {
+                return nil
+            }
+        }
+        return deletes ? fields.filter { if case .delete = $0.value { false } else { true } } : fields
+    }
 
     /// The canonical-form pointer of a field path (`/fields/summary/x`).
     static func pointer(of path: FieldPath) -> String {

@@ -191,7 +191,9 @@ extension SyncEngine {
                 let merged = DocumentMerge.merge(
                     base: remote, local: remote, remote: remote, collection: collection,
                     context: MergeContext(tasksOnDevice: taskIdsOnDevice(), localCreatedAt: row.createdAt))
-                row.fields = merged.document
+                // The document itself when the merge left it as it was: fields and base then share
+                // their storage, which ``LocalRow/isDirty`` answers without comparing a field.
+                if merged.document != remote { row.fields = merged.document }
                 row.deferredTaskId = merged.deferredTaskId
             }
             store.put(row)

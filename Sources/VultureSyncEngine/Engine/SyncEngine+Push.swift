@@ -52,9 +52,10 @@ extension SyncEngine {
         {
             return (try? FirestoreWrite(path: path, fields: fields, mask: nil)) ?? .delete(path: path)
         }
-        var paths: [[String]]
+        // Distinct, in field path order (segment by segment, a prefix first).
+        let ordered: [[String]]
         if let base = row.base, base[CommonFields.Field.deleted] != .boolean(true) {
-            paths = []
+            var paths: [[String]] = []
             for name in LocalRow.changedFields(from: base, to: fields) {
                 // A map keyed by ids (settings values) is written per key, so two devices changing two
                 // keys do not overwrite each other's.
@@ -69,19 +70,21 @@ extension SyncEngine {
                 }
             }
             if row.collection.hasCommonFields { paths += Self.commonFieldNames.map { [$0] } }
+            ordered = Set(paths).sorted(by: { $0.lexicographicallyPrecedes($1) })
         } else {
-            paths = fields.keys.map { [$0] }
+            ordered = fields.keys.sorted().map { [$0] }
         }
         var masked: [String: FirestoreValue] = [:]
+        masked.reserveCapacity(ordered.count)
         var mask: [FieldPath] = []
-        // Distinct, in field path order (segment by segment, a prefix first).
-        for segments in Set(paths).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        mask.reserveCapacity(ordered.count)
+        for segments in ordered {
             guard let path = try? FieldPath(segments) else { continue }
             mask.append(path)
-            let value = FirestoreValue.map(fields)[path: path] ?? .delete
             if segments.count == 1 {
-                masked[segments[0]] = value
+                masked[segments[0]] = fields[segments[0]] ?? .delete
             } else {
+                let value = FirestoreValue.map(fields)[path: path] ?? .delete
                 var inner = masked[segments[0]]?.mapValue ?? [:]
                 inner[segments[1]] = value
                 masked[segments[0]] = .map(inner)

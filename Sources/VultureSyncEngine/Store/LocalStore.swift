@@ -105,9 +105,16 @@ public struct LocalRow: Sendable, Hashable {
         return changed.sorted()
     }
 
+    /// The fields ``hasChangedFields(from:to:)`` compares first.
+    static let likelyChangedFields = [CommonFields.Field.clientUpdatedAt] + StorageObjectKind.allCases.map(\.mapField)
+
     /// Whether ``changedFields(from:to:)`` would name any field: the first difference answers (a push
     /// and a purge ask it of every row).
     static func hasChangedFields(from base: [String: FirestoreValue], to fields: [String: FirestoreValue]) -> Bool {
+        // A row just agreed holds its base's very storage: no field to compare.
+        if withUnsafeBytes(of: base, { b in withUnsafeBytes(of: fields) { b.elementsEqual($0) } }) { return false }
+        // What changes most: a pilot's edit stamps clientUpdatedAt, an upload marks the blob map.
+        for key in likelyChangedFields where base[key] != fields[key] { return true }
         for (key, value) in fields where key != CommonFields.Field.updatedAt && base[key] != value { return true }
         for key in base.keys where key != CommonFields.Field.updatedAt && fields[key] == nil { return true }
         return false
