@@ -209,6 +209,13 @@ enum FirestoreWriteRules {
     /// write it collapses them into: a value a later write of the commit replaces or deletes is not
     /// checked (a reserved field name is, in ``validate(_:)``, in every write).
     static func validateCollapsed(_ writes: [FirestoreWrite]) throws(FirestoreError) {
+        // One write alone leaves its own values, sentinels in place of their results (which
+        // `checkValue` accepts outside arrays, as their results are valid), and no `$delete`
+        // (`FirestoreWrite` removes them): the same names and values to check, without applying it.
+        if writes.count == 1 {
+            if let fields = writes[0].fields { try FirestoreDocumentLimits.checkValues(fields) }
+            return
+        }
         var overlay: [String: FirestoreValue]? = [:]
         for w in writes {
             overlay = w.applyUnchecked(to: overlay ?? [:], requestTime: .minimum).fields
