@@ -60,6 +60,7 @@ public final class BlockingFirestoreClient: FirestoreClient, Sendable {
     /// Waits for `client`'s calls.
     public init(_ client: any AsyncFirestoreClient) { self.client = client }
 
+    /// The client's `projects/{p}/databases/{d}`.
     public var database: String { client.database }
 
     /// Waits for ``AsyncFirestoreClient/getDocument(_:)``.

@@ -2,7 +2,7 @@ import Foundation
 import VultureFirestore
 import VultureSchemaCore
 
-/// A ``FirestoreClient`` that offers only the Firebase client SDKs' surface over any
+/// A `FirestoreClient` that offers only the Firebase client SDKs' surface over any
 /// `FirestoreDatabase` (an in-memory one, a recorder with faults, a scenario device): snapshots
 /// without times, batches whose only precondition is `updateData`'s `exists: true`, and
 /// transactions. It is the test adapter that shows an engine needs nothing more than an app on
@@ -22,12 +22,17 @@ public final class SDKSurfaceFirestore: FirestoreClient, @unchecked Sendable {
     /// The SDKs' surface over `backend`.
     public init(_ backend: any FirestoreDatabase) { self.backend = backend }
 
+    /// The backend's `projects/{p}/databases/{d}`.
     public var database: String { backend.database }
 
+    /// The backend's document at `path`, without its times.
+    /// - Throws: what the backend throws.
     public func getDocument(_ path: String) throws(FirestoreError) -> DocumentSnapshot {
         DocumentSnapshot(path: path, data: try backend.get(path)?.fields)
     }
 
+    /// The backend's documents for `query`, without their times.
+    /// - Throws: what the backend throws.
     public func getDocuments(_ query: FirestoreQuery) throws(FirestoreError) -> [DocumentSnapshot] {
         try backend.runQuery(query).map(DocumentSnapshot.init)
     }
