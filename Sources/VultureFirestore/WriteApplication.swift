@@ -53,48 +53,24 @@ extension FirestoreWrite {
         guard case .update(let raw, let mask) = operation else {
             return FirestoreWriteOutcome(fields: nil, transformResults: [])
         }
-        var result: [String: FirestoreValue]
-        if let mask, mask.allSatisfy({ $0.segments.count == 1 }) {
-            // Top-level mask paths (most writes): each value in stored form, no update map built.
-            result = existing ?? [:]
-            result.reserveCapacity(result.count + mask.count)
-            for p in mask {
-                let name = p.segments[0]
-                switch raw[name] {
-                case .serverTimestamp?, .increment?: continue
-                case nil, .delete?: result[name] = nil
-                case let value?: result[name] = FirestoreDocumentLimits.storedValue(value)
-                }
-            }
+        guard let mask else {
+            var result = FirestoreDocumentLimits.normalizingZeros(updateFields)
             return withTransforms(&result, requestTime: requestTime)
         }
-        let update = FirestoreDocumentLimits.normalizingZeros(updateFields)
-        if mask == nil {
-            result = update
-        } else {
-            result = existing ?? [:]
-            let paths = mask ?? []
-            result.reserveCapacity(result.count + paths.count)
-            let written = FirestoreValue.map(raw)
-            let source = FirestoreValue.map(update)
-            // The update mask (``updateMask``) in one pass: a transform's own path is set below.
-            for p in paths {
-                if p.segments.count == 1 {
-                    switch raw[p.segments[0]] {
-                    case .serverTimestamp?, .increment?: continue
-                    default: result[p.segments[0]] = update[p.segments[0]]
-                    }
-                    continue
-                }
-                switch written[path: p] {
-                case .serverTimestamp?, .increment?: continue
-                default: break
-                }
-                if let v = source[path: p] {
-                    FieldEditing.set(v, at: p.segments[...], in: &result)
-                } else {
-                    FieldEditing.remove(p.segments[...], from: &result)
-                }
+        var result = existing ?? [:]
+        result.reserveCapacity(result.count + mask.count)
+        let written = FirestoreValue.map(raw)
+        // Each mask path takes the written value in stored form (``updateFields`` at that path, −0.0
+        // as 0.0) or loses its field; a transform's own path is set below.
+        for p in mask {
+            let value = p.segments.count == 1 ? raw[p.segments[0]] : written[path: p]
+            switch value {
+            case .serverTimestamp?, .increment?:
+                continue
+            case nil, .delete?:
+                FieldEditing.remove(p.segments[...], from: &result)
+            case let value?:
+                FieldEditing.set(FirestoreDocumentLimits.storedValue(value), at: p.segments[...], in: &result)
             }
         }
         return withTransforms(&result, requestTime: requestTime)

@@ -37,17 +37,9 @@ public final class SDKSurfaceFirestore: FirestoreClient, @unchecked Sendable {
         try backend.runQuery(query).map(DocumentSnapshot.init)
     }
 
-    /// Commits the batch's writes, all or none.
-    /// - Throws: INVALID_ARGUMENT for a write carrying a precondition no SDK call makes, or what
-    ///   the backend throws.
+    /// Commits the batch's writes, all or none (a `WriteBatch` holds only what an SDK call makes).
+    /// - Throws: what the backend throws.
     public func commit(_ batch: WriteBatch) throws(FirestoreError) {
-        for write in batch.writes {
-            switch write.precondition {
-            case nil: continue
-            case .exists(true)? where write.mask != nil: continue
-            default: throw FirestoreError(.invalidArgument, "a batched write carries no precondition of its own")
-            }
-        }
         _ = try backend.commit(batch.writes)
     }
 
