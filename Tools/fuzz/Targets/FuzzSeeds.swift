@@ -157,12 +157,24 @@ public enum FuzzSeeds {
         return out
     }
 
-    /// The IGC files inside the blob vectors' gzip streams, and the project's IGC corpus
-    /// (`../shared/corpus/igc`, when it is beside the package) cut to the input size.
+    /// The IGC files inside the blob vectors' gzip streams, those the scenario goldens import
+    /// (distinct), and the project's IGC corpus (`../shared/corpus/igc`, when it is beside the
+    /// package) cut to the input size.
     static func igcFiles() -> [[UInt8]] {
         var out = gzipStreams().compactMap { gz in (try? Gzip.decompress(gz)).map { [UInt8]($0) } }.filter {
             $0.first == UInt8(ascii: "A")
         }
+        var imported = Set<[UInt8]>()
+        for file in files(in: "scenarios") {
+            guard case .map(let root)? = try? CanonicalJSON.decode(file), case .array(let steps)? = root["steps"]
+            else { continue }
+            for case .map(let step) in steps where step["op"] == .string("importFlight") {
+                if case .bytes(let igc)? = step["igc"] {
+                    imported.insert([UInt8](igc.prefix(FuzzTarget.igcHeader.maximumInputBytes)))
+                }
+            }
+        }
+        out += imported.sorted { $0.lexicographicallyPrecedes($1) }
         let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/igc")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
         for name in names where name.lowercased().hasSuffix(".igc") {
