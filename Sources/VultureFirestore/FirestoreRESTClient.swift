@@ -33,6 +33,8 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
     /// Seconds allowed for each request.
     public let timeout: Double
     private let session: URLSession
+    /// The transport for an `http://` base URL; `https://` goes through `session`.
+    private let plain: PlainHTTPClient?
 
     /// A client.
     /// - Parameters:
@@ -71,6 +73,9 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = Self.commitsInFlight
         session = URLSession(configuration: configuration)
+        plain =
+            baseURL.scheme == "http"
+            ? baseURL.host.map { PlainHTTPClient(host: $0, port: baseURL.port ?? 80, timeout: timeout) } : nil
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -344,28 +349,7 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
         guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + path) else {
             throw FirestoreError(.invalidArgument, "cannot form a URL from \(baseURL) and \(path)")
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.httpBody = Data(body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let answer = Answer()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            answer.data = data
-            answer.response = response
-            answer.error = error
-            done.signal()
-        }
-        task.resume()
-        done.wait()
-        if let error = answer.error {
-            throw FirestoreError(.unavailable, "\(method) \(url.absoluteString): \(error.localizedDescription)")
-        }
-        let status = (answer.response as? HTTPURLResponse)?.statusCode ?? 0
-        let bytes = [UInt8](answer.data ?? Data())
+        let (status, bytes) = try exchange(method, url, body: body)
         let node = try? StrictJSONReader.parse(bytes)
         guard (200..<300).contains(status) else {
             var errorNode = node
@@ -384,6 +368,42 @@ public final class FirestoreRESTClient: FirestoreDatabase, Sendable {
                 httpStatus: status)
         }
         return (bytes, node)
+    }
+
+    /// One request's HTTP status and body: over `plain` for `http://`, else `URLSession`.
+    /// - Throws: UNAVAILABLE without an HTTP status when no answer came.
+    private func exchange(_ method: String, _ url: URL, body: [UInt8]?) throws(FirestoreError) -> (Int, [UInt8]) {
+        var headers: [(String, String)] = []
+        if let bearerToken { headers.append(("Authorization", "Bearer \(bearerToken)")) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        if let plain {
+            do {
+                let parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
+                let target = (parts?.percentEncodedPath ?? "/") + (parts?.percentEncodedQuery.map { "?" + $0 } ?? "")
+                let response = try plain.exchange(method, target, headers: headers, body: body)
+                return (response.status, response.body)
+            } catch {
+                throw FirestoreError(.unavailable, "\(method) \(url.absoluteString): \(error)")
+            }
+        }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body { request.httpBody = Data(body) }
+        let answer = Answer()
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            answer.data = data
+            answer.response = response
+            answer.error = error
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        if let error = answer.error {
+            throw FirestoreError(.unavailable, "\(method) \(url.absoluteString): \(error.localizedDescription)")
+        }
+        return ((answer.response as? HTTPURLResponse)?.statusCode ?? 0, [UInt8](answer.data ?? Data()))
     }
 
     /// A Firestore error object `{"code": 400, "message": …, "status": "INVALID_ARGUMENT"}`.

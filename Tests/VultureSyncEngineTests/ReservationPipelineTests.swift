@@ -53,7 +53,9 @@ final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
                 + "B1101355206343N00006198WA0058700558\r\nB1201355206343N00006198WA0058700558\r\n").utf8)
     }
 
-    func pushTen(lost: Set<Int>, refused: Set<Int>) throws -> (OverlappingFirestore, InMemoryLocalStore, [String]) {
+    func push(_ count: Int, lost: Set<Int>, refused: Set<Int>) throws
+        -> (OverlappingFirestore, InMemoryLocalStore, [String])
+    {
         let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
         let database = OverlappingFirestore(InMemoryFirestore(clock: clock.source))
         database.lost = lost
@@ -63,7 +65,9 @@ final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
             configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android), database: database,
             storage: InMemoryCloudStorage(), store: store, clock: clock.source)
         var ids: [String] = []
-        for k in 0..<10 { ids.append(try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)])) }
+        for k in 0..<count {
+            ids.append(try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)]))
+        }
         try engine.sync()
         return (database, store, ids.sorted())
     }
@@ -85,18 +89,19 @@ final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
         #expect(try database.base.get("users/u1")?.fields["storageBytes"] == .integer(total))
     }
 
-    @Test func tenReservationsGoInGroupsOfFour() throws {
-        let (database, store, ids) = try pushTen(lost: [], refused: [])
-        #expect(database.groups == [4, 4, 2])
+    /// A group holds eight rounds of the four commits in flight: 40 reservations go as 32 and 8.
+    @Test func fortyReservationsGoInGroupsOfThirtyTwo() throws {
+        let (database, store, ids) = try push(40, lost: [], refused: [])
+        #expect(database.groups == [32, 8])
         try checkServer(database, store, ids)
     }
 
-    /// Batch 1 is the profile's creation; 2…5 the first group. A lost answer is tried again alone,
-    /// its precondition fails, the record is read again: counted once. A refusal is tried again alone.
+    /// Batch 1 is the profile's creation; 2…11 the group. A lost answer is tried again alone, its
+    /// precondition fails, the record is read again: counted once. A refusal is tried again alone.
     @Test func aLostAnswerAndARefusalInAGroupCountEachFlightOnce() throws {
-        let (database, store, ids) = try pushTen(lost: [3], refused: [5])
+        let (database, store, ids) = try push(10, lost: [3], refused: [5])
         #expect(database.lost.isEmpty && database.refused.isEmpty, "both faults were injected")
-        #expect(database.groups == [4, 4, 2])
+        #expect(database.groups == [10])
         try checkServer(database, store, ids)
     }
 }

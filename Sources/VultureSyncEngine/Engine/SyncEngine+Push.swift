@@ -304,10 +304,13 @@ extension SyncEngine {
         guard let kind = Self.blobKind(collection) else { return }
         // Reservations of different flights commute (`storageBytes` moves by increments), so several
         // go in flight together where the database overlaps commits; a map file's reservation first
-        // reads which record counts its content, so those go one at a time.
+        // reads which record counts its content, so those go one at a time. A group holds eight
+        // rounds of commits in flight, so that the slowest commit of one round does not hold the
+        // next back (results are still taken in order, after the group).
         let inFlight =
             collection == .mapFiles || !configuration.mechanisms.storageBytesByIncrement
             ? 1 : max(1, commitsInFlight)
+        let groupSize = inFlight == 1 ? 1 : inFlight * 8
         var group: [Reservation] = []
         for var row in store.rows(collection) where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
@@ -333,7 +336,7 @@ extension SyncEngine {
                 writes.append(profile)
             }
             group.append(Reservation(row: row, writes: writes, gz: gz))
-            if group.count >= inFlight {
+            if group.count >= groupSize {
                 try commitReservations(collection, group)
                 group = []
             }
