@@ -72,7 +72,14 @@ extension SyncEngine {
             if row.collection.hasCommonFields { paths += Self.commonFieldNames.map { [$0] } }
             ordered = Set(paths).sorted(by: { $0.lexicographicallyPrecedes($1) })
         } else {
-            ordered = fields.keys.sorted().map { [$0] }
+            // Every field under a mask of all of them: the fields themselves are the masked fields.
+            let names = fields.keys.sorted()
+            let mask = names.compactMap { try? FieldPath([$0]) }
+            if mask.count == names.count {
+                return (try? FirestoreWrite(path: path, fields: fields, mask: mask, precondition: precondition))
+                    ?? .delete(path: path)
+            }
+            ordered = names.map { [$0] }
         }
         var masked: [String: FirestoreValue] = [:]
         masked.reserveCapacity(ordered.count)

@@ -32,15 +32,40 @@ public enum BlobPaths {
     public static func objectPath(_ kind: StorageObjectKind, uid: String, hash: String) throws(BlobError) -> String {
         try validate(uid: uid)
         guard DocumentIds.isLowercaseHexSHA256(hash) else { throw .invalidHash(value: hash) }
+        let parts = templateParts[kind] ?? []
         var out = ""
-        var rest = Substring(kind.pathTemplate)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            out += rest[..<open]
-            out += rest[rest.index(after: open)..<close] == "uid" ? uid : hash
-            rest = rest[rest.index(after: close)...]
+        out.reserveCapacity(kind.pathTemplate.utf8.count + uid.utf8.count + hash.utf8.count)
+        for part in parts {
+            switch part {
+            case .text(let text): out += text
+            case .uid: out += uid
+            case .hash: out += hash
+            }
         }
-        return out + rest
+        return out
     }
+
+    /// A piece of a path template: literal text, `{uid}`, or the other placeholder.
+    private enum TemplatePart: Sendable {
+        case text(String)
+        case uid
+        case hash
+    }
+
+    /// Each kind's path template in pieces, parsed once (an engine asks for an object path several
+    /// times per record and push).
+    private static let templateParts: [StorageObjectKind: [TemplatePart]] = Dictionary(
+        uniqueKeysWithValues: StorageObjectKind.allCases.map { kind in
+            var parts: [TemplatePart] = []
+            var rest = Substring(kind.pathTemplate)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+                parts.append(rest[rest.index(after: open)..<close] == "uid" ? .uid : .hash)
+                rest = rest[rest.index(after: close)...]
+            }
+            if !rest.isEmpty { parts.append(.text(String(rest))) }
+            return (kind, parts)
+        })
 
     /// `users/{uid}/igc/{flightId}.igc.gz`, the flight's gzipped IGC file.
     /// - Throws: ``BlobError/invalidUid(_:)``, ``BlobError/invalidHash(value:)``.
