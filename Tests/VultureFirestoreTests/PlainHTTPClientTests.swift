@@ -165,7 +165,10 @@ final class LoopbackServer: @unchecked Sendable {
     private func serve(_ answer: (String, Connection) -> String?) {
         while true {
             let fd = accept(listener, nil, nil)
-            if fd < 0 { return }
+            if fd < 0 {
+                close(listener)
+                return
+            }
             lock.lock()
             accepted += 1
             open.append(fd)
@@ -191,14 +194,18 @@ final class LoopbackServer: @unchecked Sendable {
                     _ = Array(reply.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
             }
+            // Forgotten before it is closed: stop() must never shut down a number the system has
+            // since given to another test's socket.
+            lock.lock()
+            open.removeAll { $0 == fd }
             close(fd)
+            lock.unlock()
         }
     }
 
     /// Stops listening and closes every connection (the accept loop ends).
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         lock.lock()
         for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
         lock.unlock()
