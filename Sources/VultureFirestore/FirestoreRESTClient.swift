@@ -15,6 +15,10 @@ import VultureSyncSchema
 /// - A real project: `baseURL` `https://firestore.googleapis.com`, the project id, and an OAuth 2
 ///   access token.
 ///
+/// An `http://` base URL is spoken to over HTTP/1.1 directly, each request on a kept-alive
+/// connection of the calling thread, so that ``commitEach(_:)``'s commits overlap; `https://` goes
+/// through `URLSession`.
+///
 /// Requests are canonical REST JSON (`FirestoreRESTJSON`); answers are read with the lenient
 /// ProtoJSON reader. Errors are ``FirestoreError``s with the HTTP status and Firestore's status and
 /// message; a network failure is UNAVAILABLE without an HTTP status.
