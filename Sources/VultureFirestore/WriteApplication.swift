@@ -332,20 +332,27 @@ public enum FirestoreDocumentLimits {
     /// bytes sizes, depth, no sentinel in an array, timestamps, geo points and references in range.
     /// - Throws: INVALID_ARGUMENT naming the field.
     static func checkValues(_ fields: [String: FirestoreValue]) throws(FirestoreError) {
-        for (k, v) in fields { try checkField(k, v, path: k, depth: 1) }
+        for (k, v) in fields { try checkField(k, v, path: { k }, depth: 1) }
     }
 
-    static func checkField(_ name: String, _ v: FirestoreValue, path: String, depth: Int) throws(FirestoreError) {
-        if name.isEmpty { throw FirestoreError(.invalidArgument, "\(path): a field name is the empty string") }
+    // The walks below build a field's path only for an error: `path` is called then, never on
+    // the way down (a document's every nested field would cost a string otherwise).
+
+    static func checkField(_ name: String, _ v: FirestoreValue, path: () -> String, depth: Int)
+        throws(FirestoreError)
+    {
+        if name.isEmpty { throw FirestoreError(.invalidArgument, "\(path()): a field name is the empty string") }
         if name.utf8.count > FirestoreLimits.maximumFieldNameBytes {
-            throw FirestoreError(.invalidArgument, "\(path.prefix(60))…: a field name is longer than 1500 bytes")
+            throw FirestoreError(.invalidArgument, "\(path().prefix(60))…: a field name is longer than 1500 bytes")
         }
-        if isReserved(name) { throw FirestoreError(.invalidArgument, "\(path): field name \(name) is reserved") }
+        if isReserved(name) { throw FirestoreError(.invalidArgument, "\(path()): field name \(name) is reserved") }
         try checkValue(v, path: path, depth: depth, inArray: false)
     }
 
-    static func checkValue(_ v: FirestoreValue, path: String, depth: Int, inArray: Bool) throws(FirestoreError) {
-        func invalid(_ why: String) -> FirestoreError { FirestoreError(.invalidArgument, "\(path): \(why)") }
+    static func checkValue(_ v: FirestoreValue, path: () -> String, depth: Int, inArray: Bool)
+        throws(FirestoreError)
+    {
+        func invalid(_ why: String) -> FirestoreError { FirestoreError(.invalidArgument, "\(path()): \(why)") }
         if depth > maximumMapDepth + 1 { throw invalid("nested deeper than Firestore allows") }
         switch v {
         case .string(let s):
@@ -354,10 +361,12 @@ public enum FirestoreDocumentLimits {
             if b.count > maximumValueBytes { throw invalid("a bytes value is longer than \(maximumValueBytes) bytes") }
         case .map(let m):
             if depth > maximumMapDepth { throw invalid("a map nested deeper than 20 levels") }
-            for (k, e) in m { try checkField(k, e, path: path + "." + k, depth: depth + 1) }
+            for (k, e) in m { try checkField(k, e, path: { path() + "." + k }, depth: depth + 1) }
         case .array(let a):
             if inArray { throw invalid("an array directly inside an array") }
-            for (i, e) in a.enumerated() { try checkValue(e, path: path + "[\(i)]", depth: depth + 1, inArray: true) }
+            for (i, e) in a.enumerated() {
+                try checkValue(e, path: { path() + "[\(i)]" }, depth: depth + 1, inArray: true)
+            }
         case .serverTimestamp, .increment, .delete:
             if inArray { throw invalid("a \(v.typeName) sentinel inside an array") }
         case .timestamp(let t):
@@ -374,21 +383,30 @@ public enum FirestoreDocumentLimits {
     /// Checks what Firestore refuses in every write, even one a later write replaces: a reserved
     /// field name (`__.*__`) anywhere, a sentinel inside an array, an array inside an array.
     static func checkStructure(_ fields: [String: FirestoreValue], path: String) throws(FirestoreError) {
+        try checkStructure(fields, path: { path })
+    }
+
+    static func checkStructure(_ fields: [String: FirestoreValue], path: () -> String) throws(FirestoreError) {
         for (k, v) in fields {
-            let p = path.isEmpty ? k : path + "." + k
-            if isReserved(k) { throw FirestoreError(.invalidArgument, "\(p): field name \(k) is reserved") }
+            func p() -> String {
+                let parent = path()
+                return parent.isEmpty ? k : parent + "." + k
+            }
+            if isReserved(k) { throw FirestoreError(.invalidArgument, "\(p()): field name \(k) is reserved") }
             try checkStructure(v, path: p, inArray: false)
         }
     }
 
-    static func checkStructure(_ v: FirestoreValue, path: String, inArray: Bool) throws(FirestoreError) {
+    static func checkStructure(_ v: FirestoreValue, path: () -> String, inArray: Bool) throws(FirestoreError) {
         switch v {
         case .map(let m): try checkStructure(m, path: path)
         case .array(let a):
-            if inArray { throw FirestoreError(.invalidArgument, "\(path): an array directly inside an array") }
-            for (i, e) in a.enumerated() { try checkStructure(e, path: path + "[\(i)]", inArray: true) }
+            if inArray { throw FirestoreError(.invalidArgument, "\(path()): an array directly inside an array") }
+            for (i, e) in a.enumerated() { try checkStructure(e, path: { path() + "[\(i)]" }, inArray: true) }
         case .serverTimestamp, .increment, .delete:
-            if inArray { throw FirestoreError(.invalidArgument, "\(path): a \(v.typeName) sentinel inside an array") }
+            if inArray {
+                throw FirestoreError(.invalidArgument, "\(path()): a \(v.typeName) sentinel inside an array")
+            }
         default: break
         }
     }

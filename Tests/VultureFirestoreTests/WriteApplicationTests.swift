@@ -203,3 +203,41 @@ import VultureSyncSchema
         #expect(throws: FirestoreError.self) { try w.apply(to: nil, requestTime: Self.requestTime) }
     }
 }
+
+/// A value the database refuses is named by its whole field path, though the checks build a path
+/// only for the error.
+@Suite struct RefusedValuePathTests {
+    static func deep(_ levels: Int) -> FirestoreValue {
+        (0..<levels).reduce(FirestoreValue.integer(1)) { inner, _ in .map(["m": inner]) }
+    }
+
+    static let cases: [([String: FirestoreValue], String)] = [
+        (
+            ["summary": .map(["legs": .array([.array([.integer(1)])])])],
+            "summary.legs[0]: an array directly inside an array"
+        ),
+        (["summary": .map(["__x__": .integer(1)])], "summary.__x__: field name __x__ is reserved"),
+        (
+            ["summary": .map(["at": .array([.integer(0), .serverTimestamp])])],
+            "summary.at[1]: a serverTimestamp sentinel inside an array"
+        ),
+        (["summary": .map(["": .integer(1)])], "summary.: a field name is the empty string"),
+        (["d": deep(21)], "d" + String(repeating: ".m", count: 20) + ": a map nested deeper than 20 levels"),
+        (
+            ["summary": .map(["note": .string(String(repeating: "x", count: 1_048_488))])],
+            "summary.note: a string is longer than 1048487 bytes"
+        ),
+    ]
+
+    @Test(arguments: cases)
+    func theErrorNamesTheWholePath(fields: [String: FirestoreValue], message: String) throws {
+        let db = InMemoryFirestore(clock: { WriteApplicationTests.requestTime })
+        #expect {
+            _ = try db.commit([try FirestoreWrite(path: "users/u1/flights/f1", fields: fields)])
+        } throws: { error in
+            guard let error = error as? FirestoreError else { return false }
+            if error.message != message { Issue.record("got \(error.status): \(error.message)") }
+            return error.status == .invalidArgument && error.message == message
+        }
+    }
+}
