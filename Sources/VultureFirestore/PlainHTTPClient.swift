@@ -4,10 +4,13 @@ import Foundation
     import Glibc
     private let systemConnect = Glibc.connect
     private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    /// `send` flags: no SIGPIPE for a peer that closed (Darwin sets `SO_NOSIGPIPE` on the socket).
+    private let sendFlags = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
     import Darwin
     private let systemConnect = Darwin.connect
     private let streamSocket = SOCK_STREAM
+    private let sendFlags: Int32 = 0
 #endif
 
 /// Blocking HTTP/1.1 over plain TCP for an `http://` base URL (the emulators on loopback): each
@@ -53,7 +56,7 @@ final class PlainHTTPClient: @unchecked Sendable {
     /// - Parameters:
     ///   - method: `GET`, `POST`, …
     ///   - target: the path and query (`/v1/…`).
-    ///   - headers: header lines beside `Host`, `Content-Length` and `Connection`.
+    ///   - headers: header lines beside `Host` and `Content-Length` (HTTP/1.1 keeps the connection).
     ///   - body: the request body, if any.
     /// - Throws: `Failure` when the host cannot be reached, a timeout passes, or the answer is not
     ///   HTTP/1.1.
@@ -85,11 +88,12 @@ final class PlainHTTPClient: @unchecked Sendable {
             while true {
                 let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if n < 0 {
-                    if errno == EINTR { continue }
+                    let code = errno
+                    if code == EINTR { continue }
                     throw Failure(
-                        description: errno == EAGAIN || errno == EWOULDBLOCK
-                            ? "no answer within \(timeout) s" : "receive failed: \(String(cString: strerror(errno)))",
-                        beforeAnswer: reader.isEmpty && errno == ECONNRESET)
+                        description: code == EAGAIN || code == EWOULDBLOCK
+                            ? "no answer within \(timeout) s" : "receive failed: \(String(cString: strerror(code)))",
+                        beforeAnswer: reader.isEmpty && code == ECONNRESET)
                 }
                 if n == 0 {
                     guard let response = try reader.finish() else {
@@ -113,12 +117,13 @@ final class PlainHTTPClient: @unchecked Sendable {
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(Failure) {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, sendFlags) }
             if n < 0 {
-                if errno == EINTR { continue }
+                let code = errno
+                if code == EINTR { continue }
                 throw Failure(
-                    description: "send failed: \(String(cString: strerror(errno)))",
-                    beforeAnswer: errno == EPIPE || errno == ECONNRESET)
+                    description: "send failed: \(String(cString: strerror(code)))",
+                    beforeAnswer: code == EPIPE || code == ECONNRESET)
             }
             sent += n
         }
@@ -149,6 +154,9 @@ final class PlainHTTPClient: @unchecked Sendable {
             _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+                _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             if systemConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
             lastError = String(cString: strerror(errno))
             close(fd)

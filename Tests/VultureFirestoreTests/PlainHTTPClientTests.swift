@@ -6,9 +6,11 @@ import Testing
 #if canImport(Glibc)
     import Glibc
     private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    private let sendFlags = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
     import Darwin
     private let streamSocket = SOCK_STREAM
+    private let sendFlags: Int32 = 0
 #endif
 
 /// The HTTP/1.1 transport of `http://` base URLs: answers read whole however they arrive, kept-alive
@@ -169,6 +171,10 @@ final class LoopbackServer: @unchecked Sendable {
                 close(listener)
                 return
             }
+            #if canImport(Darwin)
+                var one: Int32 = 1
+                _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             lock.lock()
             accepted += 1
             open.append(fd)
@@ -191,7 +197,7 @@ final class LoopbackServer: @unchecked Sendable {
                     let request = String(decoding: pending[..<(end + 4 + length)], as: UTF8.self)
                     pending.removeFirst(end + 4 + length)
                     guard let reply = answer(request, connection) else { break reading }
-                    _ = Array(reply.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    _ = Array(reply.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }
                 }
             }
             // Forgotten before it is closed: stop() must never shut down a number the system has
