@@ -96,7 +96,7 @@ final class PlainHTTPClient: @unchecked Sendable {
                         beforeAnswer: reader.isEmpty && code == ECONNRESET)
                 }
                 if n == 0 {
-                    guard let response = try reader.finish() else {
+                    guard let response = reader.finish() else {
                         throw Failure(
                             description: "the connection closed before the answer", beforeAnswer: reader.isEmpty)
                     }
@@ -216,7 +216,7 @@ struct HTTPResponseReader {
     }
 
     /// The answer at the connection's end: whole when its body runs to the end; nil when it was cut.
-    func finish() throws(PlainHTTPClient.Failure) -> PlainHTTPClient.Response? {
+    func finish() -> PlainHTTPClient.Response? {
         guard let head, !head.chunked, head.length == nil else { return nil }
         return PlainHTTPClient.Response(status: head.status, body: Array(buffer[head.bodyStart...]))
     }
@@ -262,7 +262,8 @@ struct HTTPResponseReader {
         while true {
             guard let lineEnd = find([13, 10], in: bytes, from: at) else { return nil }
             let sizeText = String(decoding: bytes[at..<lineEnd], as: UTF8.self)
-            guard let size = Int(sizeText.split(separator: ";")[0].trimmingCharacters(in: .whitespaces), radix: 16),
+            let sizeField = sizeText.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+            guard let size = Int(sizeField.trimmingCharacters(in: .whitespaces), radix: 16),
                 size >= 0
             else {
                 throw PlainHTTPClient.Failure(description: "not a chunk size: \(sizeText.prefix(40))")
@@ -270,9 +271,7 @@ struct HTTPResponseReader {
             at = lineEnd + 2
             if size == 0 {
                 // Trailers, if any, end with an empty line.
-                guard let end = find([13, 10, 13, 10], in: bytes, from: at - 2) else { return nil }
-                _ = end
-                return body
+                return find([13, 10, 13, 10], in: bytes, from: at - 2) == nil ? nil : body
             }
             guard bytes.count >= at + size + 2 else { return nil }
             body += bytes[at..<at + size]
