@@ -18,7 +18,7 @@ enum SchemaMembers {
     /// The origin of the member at `pointer` in the output of case `c`; nil when the output has no schema
     /// (ids, blobs, warnings).
     static func origin(of pointer: String, in c: ConformanceCase, schema: SyncSchema = .vulture) -> MemberOrigin? {
-        var tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+        var tokens = FirestoreLimits.slashSegments(pointer).dropFirst().map {
             $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }[...]
         switch c.op {

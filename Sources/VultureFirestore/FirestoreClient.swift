@@ -23,8 +23,8 @@ public struct DocumentSnapshot: Sendable, Hashable {
     /// Whether the document exists.
     public var exists: Bool { data != nil }
 
-    /// The document id: the last segment of the path.
-    public var documentID: String { path.split(separator: "/").last.map(String.init) ?? "" }
+    /// The document id: the last segment of the path (split by scalars, ``FirestoreLimits/slashSegments(_:)``).
+    public var documentID: String { FirestoreLimits.slashSegments(path).last.map(String.init) ?? "" }
 }
 
 /// The SDKs' batched write: `set`, `set` with `merge` or `mergeFields`, `update` and `delete`,

@@ -148,7 +148,9 @@ public struct FirestoreQuery: Sendable, Hashable {
         }
         var rows: [SortedMatch] = []
         for doc in documents {
-            guard doc.path.hasPrefix(prefix), !doc.path.dropFirst(prefix.count).contains("/") else { continue }
+            // By scalars: a `/` followed by a combining mark is no Character of its own.
+            guard doc.path.utf8.starts(with: prefix.utf8), !doc.path.utf8.dropFirst(prefix.utf8.count).contains(0x2F)
+            else { continue }
             let matches = filters.allSatisfy { f in
                 guard let v = key(doc, f.field) else { return false }
                 return f.matches(v)

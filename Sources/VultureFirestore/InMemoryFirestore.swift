@@ -137,10 +137,12 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         return query.page(of: matches)
     }
 
-    /// The collection path of a document path: everything before its last `/`.
+    /// The collection path of a document path: everything before its last `/` (U+002F, found by
+    /// scalars as ``FirestoreLimits/slashSegments(_:)`` splits: a `/` followed by a combining mark
+    /// is not a Character of its own).
     static func collectionPath(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
+        guard let slash = path.utf8.lastIndex(of: 0x2F) else { return "" }
+        return String(Substring(path.utf8[..<slash]))
     }
 
     /// Every document, by path.

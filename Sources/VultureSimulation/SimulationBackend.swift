@@ -16,7 +16,7 @@ public protocol SimulationBackend: ScenarioBackend {
 extension InMemoryScenarioBackend: SimulationBackend {
     public func documents(uid: String) throws(FirestoreError) -> [FirestoreDocument] {
         let profile = SyncCollection.profilePath(uid: uid)
-        return memory.allDocuments.filter { $0.path == profile || $0.path.hasPrefix(profile + "/") }
+        return memory.allDocuments.filter { $0.path == profile || $0.path.utf8.starts(with: (profile + "/").utf8) }
     }
 }
 

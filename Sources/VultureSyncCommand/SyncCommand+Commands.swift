@@ -152,7 +152,10 @@ struct Context {
             fields, documentType: collection.documentType, options: ValidationOptions(form: .stored, strict: true)
         ).filter { v in
             v.severity == .error
-                && changes.keys.contains { v.pointer == "/" + $0 || v.pointer.hasPrefix("/" + $0 + "/") }
+                && changes.keys.contains {
+                    // By scalars, as pointers split: a token may start with a combining mark.
+                    v.pointer.utf8.elementsEqual(("/" + $0).utf8) || v.pointer.utf8.starts(with: ("/" + $0 + "/").utf8)
+                }
         }
         if let v = violations.first {
             let argument = operands.dropFirst(2).first {

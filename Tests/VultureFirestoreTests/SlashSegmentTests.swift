@@ -37,6 +37,15 @@ import VultureSyncSchema
         #expect(FirestoreValueOrder.compare(b, a) == 1)
     }
 
+    @Test func theInMemoryDatabaseListsTheDocumentInItsCollection() throws {
+        #expect(InMemoryFirestore.collectionPath(Self.path) == "users/u/flights")
+        let db = InMemoryFirestore(clock: { FirestoreTimestamp.minimum })
+        _ = try db.commit([FirestoreWrite(path: Self.path, fields: ["a": .integer(1)])])
+        let listed = try db.runQuery(FirestoreQuery(parent: "users/u", collectionId: "flights"))
+        #expect(listed.map(\.path) == [Self.path])
+        #expect(DocumentSnapshot(path: Self.path, data: [:]).documentID == "\u{301}x")
+    }
+
     @Test func theRESTPathEscapesEachSegmentAndKeepsTheSlash() {
         #expect(FirestoreRESTClient.escaped(Self.path) == "users/u/flights/%CC%81x")
     }
