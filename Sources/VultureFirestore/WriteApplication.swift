@@ -46,16 +46,24 @@ extension FirestoreWrite {
         return outcome
     }
 
-    /// The write's effect without checks (see ``apply(to:requestTime:)``).
-    func applyUnchecked(to existing: [String: FirestoreValue]?, requestTime: FirestoreTimestamp)
-        -> FirestoreWriteOutcome
-    {
+    /// The write's effect without checks (see ``apply(to:requestTime:)``); `transforms` is
+    /// ``FirestoreWrite/transforms`` where the caller has it already.
+    func applyUnchecked(
+        to existing: [String: FirestoreValue]?, requestTime: FirestoreTimestamp,
+        transforms: [FirestoreFieldTransform]? = nil
+    ) -> FirestoreWriteOutcome {
         guard case .update(let raw, let mask) = operation else {
             return FirestoreWriteOutcome(fields: nil, transformResults: [])
         }
         guard let mask else {
             var result = FirestoreDocumentLimits.normalizingZeros(updateFields)
-            return withTransforms(&result, requestTime: requestTime)
+            return withTransforms(transforms ?? self.transforms, &result, requestTime: requestTime)
+        }
+        // Onto no document, a mask of every field (all top-level) leaves the fields themselves in
+        // stored form: as a write without a mask, with no map to merge into.
+        if existing?.isEmpty ?? true, mask.count == raw.count, mask.allSatisfy({ $0.segments.count == 1 }) {
+            var result = FirestoreDocumentLimits.normalizingZeros(updateFields)
+            return withTransforms(transforms ?? self.transforms, &result, requestTime: requestTime)
         }
         var result = existing ?? [:]
         result.reserveCapacity(result.count + mask.count)
@@ -73,13 +81,14 @@ extension FirestoreWrite {
                 FieldEditing.set(FirestoreDocumentLimits.storedValue(value), at: p.segments[...], in: &result)
             }
         }
-        return withTransforms(&result, requestTime: requestTime)
+        return withTransforms(transforms ?? self.transforms, &result, requestTime: requestTime)
     }
 
     /// Applies the write's transforms to `result`, in order.
-    func withTransforms(_ result: inout [String: FirestoreValue], requestTime: FirestoreTimestamp)
-        -> FirestoreWriteOutcome
-    {
+    func withTransforms(
+        _ transforms: [FirestoreFieldTransform], _ result: inout [String: FirestoreValue],
+        requestTime: FirestoreTimestamp
+    ) -> FirestoreWriteOutcome {
         var results: [FirestoreValue] = []
         for t in transforms {
             let value: FirestoreValue
@@ -154,7 +163,13 @@ enum FirestoreWriteRules {
     static func invalid(_ message: String) -> FirestoreError { FirestoreError(.invalidArgument, message) }
 
     /// Checks the document path, mask and transform paths, and values of one write.
-    static func validate(_ write: FirestoreWrite) throws(FirestoreError) {
+    /// - Parameters:
+    ///   - transforms: the write's ``FirestoreWrite/transforms``, where the caller has them already.
+    ///   - valuesChecked: true when ``FirestoreDocumentLimits/checkValues(_:)`` passed on the
+    ///     write's fields, which covers every rule of the structure check (that walk is skipped).
+    static func validate(
+        _ write: FirestoreWrite, transforms: [FirestoreFieldTransform]? = nil, valuesChecked: Bool = false
+    ) throws(FirestoreError) {
         guard let path = write.path else { throw invalid("a write needs its document path") }
         if let message = FirestoreLimits.documentPathViolation(path) { throw invalid(message) }
         if case .updateTime(let t)? = write.precondition, t.microsecondsSinceEpoch < 0 {
@@ -173,23 +188,24 @@ enum FirestoreWriteRules {
                 if FirestoreDocumentLimits.isReserved(s) { throw invalid("reserved name \(s) in field path `\(p)`") }
             }
         }
-        for t in write.transforms {
+        for t in transforms ?? write.transforms {
             if let s = t.path.segments.first(where: FirestoreDocumentLimits.isReserved) {
                 throw invalid("reserved name \(s) in transform path `\(t.path)`")
             }
         }
-        try FirestoreDocumentLimits.checkStructure(fields, path: "")
+        if !valuesChecked { try FirestoreDocumentLimits.checkStructure(fields, path: "") }
     }
 
     /// Checks the values a group of writes to one document leaves, as Firestore checks the one
     /// write it collapses them into: a value a later write of the commit replaces or deletes is not
     /// checked (a reserved field name is, in ``validate(_:)``, in every write).
-    static func validateCollapsed(_ writes: [FirestoreWrite]) throws(FirestoreError) {
+    /// `valuesChecked`: a single write's values passed ``FirestoreDocumentLimits/checkValues(_:)``.
+    static func validateCollapsed(_ writes: [FirestoreWrite], valuesChecked: Bool = false) throws(FirestoreError) {
         // One write alone leaves its own values, sentinels in place of their results (which
         // `checkValue` accepts outside arrays, as their results are valid), and no `$delete`
         // (`FirestoreWrite` removes them): the same names and values to check, without applying it.
         if writes.count == 1 {
-            if let fields = writes[0].fields { try FirestoreDocumentLimits.checkValues(fields) }
+            if !valuesChecked, let fields = writes[0].fields { try FirestoreDocumentLimits.checkValues(fields) }
             return
         }
         var overlay: [String: FirestoreValue]? = [:]
@@ -302,15 +318,7 @@ public enum FirestoreDocumentLimits {
     /// and every empty array, which the emulator counts as 1 byte where the documented formula
     /// gives 0.
     public static func size(path: String, fields: [String: FirestoreValue]) -> Int {
-        StorageSize.document(path: path, fields: fields) + fields.values.reduce(0) { $0 + emptyContainers($1) }
-    }
-
-    static func emptyContainers(_ v: FirestoreValue) -> Int {
-        switch v {
-        case .map(let m): m.isEmpty ? 1 : m.values.reduce(0) { $0 + emptyContainers($1) }
-        case .array(let a): a.isEmpty ? 1 : a.reduce(0) { $0 + emptyContainers($1) }
-        default: 0
-        }
+        StorageSize.documentName(path) + StorageSize.fields(fields, emptyContainer: 1) + 32
     }
 
     /// True for a field name Firestore reserves (`__.*__`).

@@ -42,6 +42,30 @@ import VultureSchemaCore
         #expect(try FieldPath(parsing: "a").isPrefix(of: try FieldPath(parsing: "a.b")))
         #expect(!(try FieldPath(parsing: "a.b").isPrefix(of: try FieldPath(parsing: "a"))))
     }
+
+    /// Names that tie on their first eight bytes, one a prefix of another, a NUL, an empty name,
+    /// non-ASCII (ordered by scalar, where `String`'s `<` would not: `"e\u{301}"` and `"é"` are
+    /// equal Strings), and a bridged-like view: sorted as their Unicode scalar values sort.
+    @Test func namesSortByTheirScalars() {
+        let names = [
+            "clientUpdatedAt", "clientUpdated", "clientUpdatedAs", "client", "a", "a\0", "", "é", "e\u{301}",
+            "\u{10FFFF}", "\u{FFFF}x", "z", "Z", "_", "takeoffAt", "takeoffAtX", "12345678", "123456789", "1234567",
+        ]
+        let byScalars = names.sorted {
+            $0.unicodeScalars.map(\.value).lexicographicallyPrecedes($1.unicodeScalars.map(\.value))
+        }
+        #expect(FieldPath.sortedByScalars(Array(names.reversed())) == byScalars)
+        // Another order: every seventh name, round the list (7 and 19 share no factor).
+        let interleaved = names.indices.map { names[$0 * 7 % names.count] }
+        #expect(FieldPath.sortedByScalars(interleaved) == byScalars)
+        for (a, b) in zip(byScalars, byScalars.dropFirst()) {
+            #expect(FieldPath.scalarOrder(a, b) == -1, "\(a) < \(b)")
+            #expect(FieldPath.scalarOrder(b, a) == 1, "\(b) > \(a)")
+            #expect(FieldPath(unchecked: [a, b]) < FieldPath(unchecked: [b, a]))
+        }
+        #expect(FieldPath.scalarOrder("e\u{301}", "e\u{301}") == 0)
+        #expect(FieldPath.scalarOrder("é", "e\u{301}") == 1)
+    }
 }
 
 @Suite struct FirestoreWriteTests {

@@ -21,6 +21,42 @@ import VultureSyncSchema
         #expect(split?.path == "users/\u{301}x/flights/f\u{301}")
     }
 
+    /// Every rule of a document path, each at the first, a middle and the last segment, with the
+    /// message the path gets (the byte-level check in front must refuse what the rules refuse).
+    @Test(
+        arguments: [
+            ("users/u1", nil),
+            ("users/u1/flights/f1", nil),
+            ("users/_/flights/__", nil),
+            ("users/__x_", nil),
+            ("users/.../x/..a", nil),
+            ("users/\u{301}x/flights/f\u{301}", nil),
+            ("users", "not a document path"),
+            ("users/u1/flights", "not a document path"),
+            ("", "not a document path"),
+            ("users//", "not a document path"),
+            ("/users/u1/x", "an empty segment"),
+            ("users//flights/f1", "an empty segment"),
+            ("users/u1/flights/", "an empty segment"),
+            ("./u1", "cannot be"),
+            ("users/../flights/f1", "cannot be"),
+            ("users/u1/flights/.", "cannot be"),
+            ("__users__/u1", "reserves"),
+            ("users/__u1__/flights/f1", "reserves"),
+            ("users/u1/flights/____", "reserves"),
+            ("users/" + String(repeating: "a", count: 1501), "over 1500"),
+            (String(repeating: "é", count: 751) + "/u1", "over 1500"),
+            ("users/" + String(repeating: "a", count: 1500), nil),
+        ] as [(String, String?)])
+    func documentPathRules(path: String, violation: String?) {
+        let found = FirestoreLimits.documentPathViolation(path)
+        if let violation {
+            #expect(found?.contains(violation) == true, "\(found ?? "nil")")
+        } else {
+            #expect(found == nil)
+        }
+    }
+
     @Test func readersKeepSuchNames() throws {
         let canonical = Array("{\"$reference\": \"\(Self.name)\"}".utf8)
         #expect(try CanonicalJSON.decode(canonical) == .reference(Self.name))

@@ -23,7 +23,11 @@ public enum StorageSize {
     public static func string(_ s: String) -> Int { s.utf8.count + 1 }
 
     /// The size of a value, in bytes.
-    public static func value(_ v: FirestoreValue) -> Int {
+    public static func value(_ v: FirestoreValue) -> Int { value(v, emptyContainer: 0) }
+
+    /// The size of a value, each empty map and empty array counted as `emptyContainer` bytes (the
+    /// formula: 0; Firestore's emulator: 1).
+    package static func value(_ v: FirestoreValue, emptyContainer: Int) -> Int {
         switch v {
         case .null, .boolean: return 1
         case .integer, .double, .timestamp: return 8
@@ -31,16 +35,21 @@ public enum StorageSize {
         case .bytes(let b): return b.count
         case .geoPoint: return 16
         case .reference(let name): return documentName(name)
-        case .array(let a): return a.reduce(0) { $0 + value($1) }
-        case .map(let m): return fields(m)
+        case .array(let a):
+            return a.isEmpty ? emptyContainer : a.reduce(0) { $0 + value($1, emptyContainer: emptyContainer) }
+        case .map(let m): return m.isEmpty ? emptyContainer : fields(m, emptyContainer: emptyContainer)
         case .serverTimestamp, .increment: return 8
         case .delete: return 0
         }
     }
 
     /// Σ (field-name size + value size) over a field map, in bytes.
-    public static func fields(_ m: [String: FirestoreValue]) -> Int {
-        m.reduce(0) { $0 + string($1.key) + value($1.value) }
+    public static func fields(_ m: [String: FirestoreValue]) -> Int { fields(m, emptyContainer: 0) }
+
+    /// Σ (field-name size + value size) over a field map, empty maps and arrays counted as
+    /// `emptyContainer` bytes (see ``value(_:emptyContainer:)``).
+    package static func fields(_ m: [String: FirestoreValue], emptyContainer: Int) -> Int {
+        m.reduce(0) { $0 + string($1.key) + value($1.value, emptyContainer: emptyContainer) }
     }
 
     /// The size of a document name: Σ over its path segments of their string sizes, + 16.
@@ -51,10 +60,16 @@ public enum StorageSize {
         if path.hasPrefix("projects/"), let r = path.range(of: "/documents/") {
             relative = path[r.upperBound...].utf8
         }
-        // Each segment's UTF-8 bytes + 1: the bytes that are not slashes, + 1 per non-empty segment.
-        var size = 16
+        // Each segment's UTF-8 bytes + 1: the bytes that are not slashes, + 1 per non-empty segment
+        // (read in place where the string stores its bytes contiguously, as a native one does).
+        return 16 + (relative.withContiguousStorageIfAvailable(segmentBytes) ?? segmentBytes(relative))
+    }
+
+    /// Σ over the `/`-separated non-empty segments of their byte counts + 1.
+    static func segmentBytes(_ bytes: some Sequence<UInt8>) -> Int {
+        var size = 0
         var inSegment = false
-        for byte in relative {
+        for byte in bytes {
             if byte == UInt8(ascii: "/") {
                 inSegment = false
             } else {

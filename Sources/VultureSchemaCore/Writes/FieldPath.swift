@@ -137,10 +137,48 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Segment by segment, each by Unicode scalar values; a prefix first.
     public static func < (a: FieldPath, b: FieldPath) -> Bool {
-        for (x, y) in zip(a.segments, b.segments) where !x.unicodeScalars.elementsEqual(y.unicodeScalars) {
-            return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
+        for (x, y) in zip(a.segments, b.segments) {
+            let order = scalarOrder(x, y)
+            if order != 0 { return order < 0 }
         }
         return a.segments.count < b.segments.count
+    }
+
+    /// `names` in Unicode scalar order (``scalarOrder(_:_:)``), as a mask of those top-level
+    /// fields sorts: by their first eight UTF-8 bytes as one integer, the rest compared only on a tie.
+    @inlinable package static func sortedByScalars(_ names: [String]) -> [String] {
+        var keyed: [(UInt64, String)] = []
+        keyed.reserveCapacity(names.count)
+        for var name in names {
+            let prefix = name.withUTF8 { bytes in
+                var prefix: UInt64 = 0
+                for i in 0..<Swift.min(8, bytes.count) { prefix |= UInt64(bytes[i]) << UInt64(56 - 8 * i) }
+                return prefix
+            }
+            keyed.append((prefix, name))
+        }
+        keyed.sort { $0.0 != $1.0 ? $0.0 < $1.0 : scalarOrder($0.1, $1.1) < 0 }
+        return keyed.map(\.1)
+    }
+
+    /// −1, 0 or 1 as `x` sorts before, equal to or after `y` by Unicode scalar values, compared
+    /// as their UTF-8 bytes (the same order, without decoding).
+    @inlinable package static func scalarOrder(_ x: String, _ y: String) -> Int {
+        // Native strings compare their stored bytes in place; others byte by byte as they decode.
+        let inPlace = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b in
+                for i in 0..<min(a.count, b.count) where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+                return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
+            }
+        }
+        if let order = inPlace ?? nil { return order }
+        var a = x.utf8.makeIterator()
+        var b = y.utf8.makeIterator()
+        while let p = a.next() {
+            guard let q = b.next() else { return 1 }
+            if p != q { return p < q ? -1 : 1 }
+        }
+        return b.next() == nil ? 0 : -1
     }
 }
 

@@ -189,6 +189,7 @@ extension FirestoreLimits {
     /// nil: an even number of segments, none empty, `.` or `..`, none matching `__.*__`, each at
     /// most 1,500 UTF-8 bytes.
     public static func documentPathViolation(_ path: String) -> String? {
+        if isDocumentPath(path) { return nil }
         let parts = slashSegments(path)
         guard parts.count >= 2, parts.count % 2 == 0 else {
             return "\"\(path)\" is not a document path (collection/id, an even number of segments)"
@@ -206,5 +207,36 @@ extension FirestoreLimits {
             }
         }
         return nil
+    }
+
+    /// Whether ``documentPathViolation(_:)`` finds nothing, in one pass over the bytes with nothing
+    /// allocated (every write's path is checked); the violation itself is found the slow way.
+    static func isDocumentPath(_ path: String) -> Bool {
+        var segments = 0
+        var length = 0
+        var first: UInt8 = 0
+        var second: UInt8 = 0
+        var previous: UInt8 = 0
+        var last: UInt8 = 0
+        func segmentIsValid() -> Bool {
+            if length == 0 || length > maximumFieldNameBytes { return false }
+            if first == 0x2E, length == 1 || (length == 2 && last == 0x2E) { return false }
+            return !(length >= 4 && first == 0x5F && second == 0x5F && previous == 0x5F && last == 0x5F)
+        }
+        for byte in path.utf8 {
+            if byte == 0x2F {
+                guard segmentIsValid() else { return false }
+                segments += 1
+                length = 0
+                continue
+            }
+            if length == 0 { first = byte } else if length == 1 { second = byte }
+            previous = last
+            last = byte
+            length += 1
+        }
+        guard segmentIsValid() else { return false }
+        segments += 1
+        return segments >= 2 && segments % 2 == 0
     }
 }

@@ -117,6 +117,43 @@ public struct FirestoreWrite: Sendable, Hashable {
         operation = .update(fields: kept, mask: normalized)
     }
 
+    /// An update under a mask of every top-level name of `fields`, each set whole (a `$delete`
+    /// deleting its field), for a caller that built the mask from the fields themselves: what
+    /// ``init(path:fields:mask:precondition:)`` makes of that mask, without sorting it again or
+    /// checking that it covers the fields.
+    ///
+    /// - Parameter names: the keys of `fields`, in field path order (``FieldPath/<``). Names that
+    ///   are not as many as the fields, none, an empty name or a `$delete` below the top level go
+    ///   through the checking initializer.
+    /// - Throws: `SchemaInputError`: `write.field-path` for an empty name, else as
+    ///   ``init(path:fields:mask:precondition:)`` does.
+    package init(
+        path: String?, fields: [String: FirestoreValue], names: [String], precondition: FirestorePrecondition?
+    ) throws {
+        assert(zip(names, names.dropFirst()).allSatisfy { FieldPath.scalarOrder($0, $1) < 0 }, "names out of order")
+        func checked() throws -> FirestoreWrite {
+            try FirestoreWrite(
+                path: path, fields: fields, mask: names.map { try FieldPath([$0]) }, precondition: precondition)
+        }
+        guard names.count == fields.count, let first = names.first, !first.isEmpty else {
+            self = try checked()
+            return
+        }
+        var deletes = false
+        for value in fields.values {
+            if case .delete = value {
+                deletes = true
+            } else if Self.holdsDelete(value) {
+                self = try checked()
+                return
+            }
+        }
+        self.path = path
+        self.precondition = precondition
+        let kept = deletes ? fields.filter { if case .delete = $0.value { false } else { true } } : fields
+        operation = .update(fields: kept, mask: names.map { FieldPath(unchecked: [$0]) })
+    }
+
     private init(path: String?, operation: Operation, precondition: FirestorePrecondition?) {
         self.path = path
         self.operation = operation
@@ -241,14 +278,20 @@ public struct FirestoreWrite: Sendable, Hashable {
     static func coveredByTopLevelMask(_ fields: [String: FirestoreValue], _ mask: [FieldPath])
         -> [String: FirestoreValue]?
     {
-        var names = Set<String>(minimumCapacity: mask.count)
-        for path in mask {
-            guard path.segments.count == 1 else { return nil }
-            names.insert(path.segments[0])
+        for path in mask where path.segments.count != 1 { return nil }
+        // The mask's names are distinct (normalized): as many of them as fields, each a field,
+        // means every field is one of them, with no set of names built.
+        let covered: (String) -> Bool
+        if mask.count == fields.count {
+            for path in mask where fields[path.segments[0]] == nil { return nil }
+            covered = { _ in true }
+        } else {
+            let names = Set(mask.lazy.map { $0.segments[0] })
+            covered = names.contains
         }
         var deletes = false
         for (name, value) in fields {
-            guard names.contains(name) else { return nil }
+            guard covered(name) else { return nil }
             if case .delete = value {
                 deletes = true
             } else if holdsDelete(value) {

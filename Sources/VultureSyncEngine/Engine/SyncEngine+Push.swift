@@ -53,9 +53,9 @@ extension SyncEngine {
             return (try? FirestoreWrite(path: path, fields: fields, mask: nil)) ?? .delete(path: path)
         }
         // Distinct, in field path order (segment by segment, a prefix first).
-        let ordered: [[String]]
+        var ordered: [[String]]
         if let base = row.base, base[CommonFields.Field.deleted] != .boolean(true) {
-            var paths: [[String]] = []
+            ordered = []
             for name in LocalRow.changedFields(from: base, to: fields) {
                 // A map keyed by ids (settings values) is written per key, so two devices changing two
                 // keys do not overwrite each other's.
@@ -63,26 +63,38 @@ extension SyncEngine {
                     case .map(let after)? = fields[name]
                 {
                     for key in Set(before.keys).union(after.keys) where before[key] != after[key] {
-                        paths.append([name, key])
+                        ordered.append([name, key])
                     }
                 } else {
-                    paths.append([name])
+                    ordered.append([name])
                 }
             }
-            if row.collection.hasCommonFields { paths += Self.commonFieldNames.map { [$0] } }
-            ordered = Set(paths).sorted(by: { $0.lexicographicallyPrecedes($1) })
+            if row.collection.hasCommonFields { ordered += Self.commonFieldNames.map { [$0] } }
+            ordered.sort { FieldPath(unchecked: $0) < FieldPath(unchecked: $1) }
+            // Once each, and never a path with an empty name (no field path names it).
+            ordered = zip(ordered.indices, ordered).filter { i, path in
+                !path.contains("") && (i == 0 || FieldPath(unchecked: ordered[i - 1]) < FieldPath(unchecked: path))
+            }.map(\.1)
         } else {
             // Every field under a mask of all of them: the fields themselves are the masked fields.
-            let names = fields.keys.sorted()
-            let mask = names.compactMap { try? FieldPath([$0]) }
-            if mask.count == names.count {
-                return (try? FirestoreWrite(path: path, fields: fields, mask: mask, precondition: precondition))
-                    ?? .delete(path: path)
+            var names = FieldPath.sortedByScalars(Array(fields.keys))
+            // An empty name, first if any, is no field path: that field is not sent.
+            if names.first == "" {
+                names.removeFirst()
+                fields[""] = nil
             }
-            ordered = names.map { [$0] }
+            return (try? FirestoreWrite(path: path, fields: fields, names: names, precondition: precondition))
+                ?? .delete(path: path)
         }
         var masked: [String: FirestoreValue] = [:]
         masked.reserveCapacity(ordered.count)
+        if ordered.allSatisfy({ $0.count == 1 }) {
+            for segments in ordered { masked[segments[0]] = fields[segments[0]] ?? .delete }
+            return
+                (try? FirestoreWrite(
+                    path: path, fields: masked, names: ordered.map { $0[0] }, precondition: precondition))
+                ?? .delete(path: path)
+        }
         var mask: [FieldPath] = []
         mask.reserveCapacity(ordered.count)
         for segments in ordered {
@@ -238,13 +250,16 @@ extension SyncEngine {
 
     /// A live row whose file is on the device but whose blob map is not written yet.
     func needsReservation(_ row: LocalRow) -> Bool {
-        guard !row.isTombstone, let kind = Self.blobKind(row.collection), row.pendingBlobMap != nil,
-            let path = blobPath(row), store.blob(path) != nil
-        else { return false }
+        guard !row.isTombstone, let kind = Self.blobKind(row.collection), row.pendingBlobMap != nil else {
+            return false
+        }
+        // The blob map first: a reserved row has one, and its object path is not built then.
         switch row.fields[kind.mapField] {
-        case nil, .null?: return true
+        case nil, .null?: break
         default: return false
         }
+        guard let path = blobPath(row) else { return false }
+        return store.blob(path) != nil
     }
 
     /// A tombstone whose server base still holds a blob map: it goes in its own batch, with the

@@ -98,6 +98,20 @@ public struct LocalRow: Sendable, Hashable {
         -> [String]
     {
         var changed: [String] = []
+        // Fields copied from the base and edited in place keep its key order: walked side by side,
+        // each key is compared with the base's without hashing it. A key out of step falls back.
+        if base.count == fields.count {
+            var inStep = true
+            for ((key, value), (baseKey, baseValue)) in zip(fields, base) {
+                guard key == baseKey else {
+                    inStep = false
+                    break
+                }
+                if key != CommonFields.Field.updatedAt && baseValue != value { changed.append(key) }
+            }
+            if inStep { return changed.sorted() }
+            changed = []
+        }
         for (key, value) in fields where key != CommonFields.Field.updatedAt && base[key] != value {
             changed.append(key)
         }
