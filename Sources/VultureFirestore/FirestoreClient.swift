@@ -23,7 +23,7 @@ public struct DocumentSnapshot: Sendable, Hashable {
     /// Whether the document exists.
     public var exists: Bool { data != nil }
 
-    /// The document id: the last segment of the path (split by scalars, ``FirestoreLimits/slashSegments(_:)``).
+    /// The document id: the last segment of the path (split by scalars, as `FirestoreLimits.slashSegments` splits).
     public var documentID: String { FirestoreLimits.slashSegments(path).last.map(String.init) ?? "" }
 }
 
