@@ -217,7 +217,14 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
             if let fields {
                 try FirestoreDocumentLimits.check(path: path, fields: fields)
                 if let original, !deleted {
-                    let same = original.fields == fields
+                    // A transform that set another value than the stored one changed the document
+                    // (a server timestamp, as a push stamps `updatedAt`): the rest is not compared.
+                    let before = FirestoreValue.map(original.fields)
+                    let after = FirestoreValue.map(fields)
+                    let transformed = (groups[path] ?? []).contains { i in
+                        transforms[i].contains { before[path: $0.path] != after[path: $0.path] }
+                    }
+                    let same = !transformed && original.fields == fields
                     unchanged = same
                     document = FirestoreDocument(
                         path: path, fields: fields, createTime: original.createTime,
