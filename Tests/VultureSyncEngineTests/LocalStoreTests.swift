@@ -56,6 +56,25 @@ struct LocalStoreTests {
         #expect(store.blob("users/u/igc/b.igc.gz") == nil)
     }
 
+    /// A filtered read sees the committed rows and the changes since, as the whole read does: an
+    /// edit that now passes the filter, one that no longer does, a new row, a removed one.
+    @Test func aFilteredReadIsTheWholeReadFiltered() throws {
+        let store = InMemoryLocalStore()
+        for (id, comments) in [("a", "keep"), ("b", "drop"), ("d", "keep"), ("e", "keep")] {
+            store.put(Self.row(.flights, id, comments))
+        }
+        try store.commit()
+        store.put(Self.row(.flights, "b", "keep"))
+        store.put(Self.row(.flights, "d", "drop"))
+        store.put(Self.row(.flights, "c", "keep"))
+        store.remove(.flights, id: "e")
+        let kept: (LocalRow) -> Bool = { $0.fields["comments"] == .string("keep") }
+        #expect(store.rows(.flights, where: kept).map(\.id) == ["a", "b", "c"])
+        #expect(store.rows(.flights, where: kept) == store.rows(.flights).filter(kept))
+        #expect(store.rows(.flights, where: { _ in false }).isEmpty)
+        #expect(store.rows(.tasks, where: kept).isEmpty)
+    }
+
     @Test func aChangeBackToTheCommittedValueIsNothingToCommit() throws {
         let store = InMemoryLocalStore()
         store.put(Self.row(.flights, "a", "one"))

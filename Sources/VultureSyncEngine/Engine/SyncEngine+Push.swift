@@ -209,8 +209,8 @@ extension SyncEngine {
         var bytes = 0
         let maxWrites = max(1, configuration.mechanisms.batchMaxWrites)
         let maxBytes = configuration.mechanisms.batchMaxPayloadBytes
-        for row in store.rows(collection)
-        where row.isDirty && !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
+        for row in store.rows(collection, where: \.isDirty)
+        where !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
             && !isCountedTombstone(row)
         {
             let w = write(for: row, precondition: agreedVersion(row))
@@ -334,7 +334,8 @@ extension SyncEngine {
             ? 1 : max(1, commitsInFlight)
         let groupSize = inFlight == 1 ? 1 : inFlight * 8
         var group: [Reservation] = []
-        for var row in store.rows(collection) where needsReservation(row) && !isHeld(row) {
+        for var row in store.rows(collection, where: { !$0.isTombstone && $0.pendingBlobMap != nil })
+        where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
                 case .integer(let size)? = map[StorageObjectKind.MapField.gzBytes]
             else { continue }
@@ -482,7 +483,7 @@ extension SyncEngine {
     /// record in `storageRef` (the object stays counted once, by it).
     func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
         guard Self.blobKind(collection) != nil else { return }
-        for row in store.rows(collection) where isCountedTombstone(row) && !isHeld(row) {
+        for row in store.rows(collection, where: isCountedTombstone) where !isHeld(row) {
             guard let base = row.base, let precondition = basePrecondition(row) else { continue }
             let others = try sharingDocuments(collection, row, base)
             let released = TombstoneRules.releasedObjects(
@@ -607,7 +608,12 @@ extension SyncEngine {
     /// left there is repaired), then marks the record `uploaded: true` for the next batch.
     func uploadReserved(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
-        for var row in store.rows(collection) where !row.isTombstone {
+        // Rows whose object is reserved, not yet marked uploaded.
+        let reserved = store.rows(collection) { row in
+            guard !row.isTombstone, case .map(let map)? = row.fields[kind.mapField] else { return false }
+            return map[StorageObjectKind.MapField.uploaded] == .boolean(false)
+        }
+        for var row in reserved {
             guard case .map(var map)? = row.fields[kind.mapField],
                 map[StorageObjectKind.MapField.uploaded] == .boolean(false),
                 let path = blobPath(row), let gz = store.blob(path)

@@ -37,7 +37,7 @@ extension SyncEngine {
                 purged += chunk.map(\.id)
                 start += chunk.count
             }
-            for row in store.rows(collection) where row.isTombstone && !row.isDirty {
+            for row in store.rows(collection, where: { $0.isTombstone && !$0.isDirty }) {
                 if case .timestamp(let t)? = row.fields[CommonFields.Field.deletedAt], t < cutoff {
                     store.remove(collection, id: row.id)
                     if !purged.contains(row.id) { purged.append(row.id) }

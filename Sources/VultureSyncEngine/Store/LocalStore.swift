@@ -172,6 +172,9 @@ public protocol LocalStore: AnyObject {
     func row(_ collection: SyncCollection, id: String) -> LocalRow?
     /// Every row of the collection, sorted by id.
     func rows(_ collection: SyncCollection) -> [LocalRow]
+    /// The rows of the collection that `isIncluded` accepts, sorted by id: ``rows(_:)`` filtered,
+    /// where a store can skip copying the others (a pass over a large logbook that wants a few).
+    func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow]
     /// Inserts or replaces a row.
     func put(_ row: LocalRow)
     /// Removes a row (a purged tombstone).
@@ -194,6 +197,13 @@ public protocol LocalStore: AnyObject {
 /// objects and the engine state), so a commit costs the number of changes, not the size of the
 /// store: the engine commits after every batch and every reservation, and a logbook of 50,000
 /// flights would otherwise be copied whole at each one.
+extension LocalStore {
+    /// ``rows(_:)`` filtered.
+    public func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
+        rows(collection).filter(isIncluded)
+    }
+}
+
 public final class InMemoryLocalStore: LocalStore {
     private var durableRows: [SyncCollection: [String: LocalRow]] = [:]
     private var durableState = EngineState()
@@ -215,13 +225,14 @@ public final class InMemoryLocalStore: LocalStore {
         return durableRows[collection]?[id]
     }
 
-    public func rows(_ collection: SyncCollection) -> [LocalRow] {
+    public func rows(_ collection: SyncCollection) -> [LocalRow] { rows(collection, where: { _ in true }) }
+
+    public func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
         let durable = durableRows[collection] ?? [:]
         let changed = changedRows[collection] ?? [:]
         let order = durableOrder(collection)
         let added = changed.keys.filter { durable[$0] == nil }.sorted()
         var out: [LocalRow] = []
-        out.reserveCapacity(order.count + added.count)
         // The durable ids (sorted once per set of ids) merged with the ids new since the last commit.
         var i = 0
         var j = 0
@@ -235,8 +246,8 @@ public final class InMemoryLocalStore: LocalStore {
                 j += 1
             }
             if let change = changed[id] {
-                if let row = change { out.append(row) }
-            } else if let row = durable[id] {
+                if let row = change, isIncluded(row) { out.append(row) }
+            } else if let row = durable[id], isIncluded(row) {
                 out.append(row)
             }
         }
