@@ -190,13 +190,6 @@ public protocol LocalStore: AnyObject {
     func commit() throws
 }
 
-/// A local store in memory with an explicit durable commit: ``crash()`` drops what was not
-/// committed, as a process kill would.
-///
-/// The durable state and the changes since the last commit are kept apart (a journal of rows,
-/// objects and the engine state), so a commit costs the number of changes, not the size of the
-/// store: the engine commits after every batch and every reservation, and a logbook of 50,000
-/// flights would otherwise be copied whole at each one.
 extension LocalStore {
     /// ``rows(_:)`` filtered.
     public func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
@@ -204,6 +197,13 @@ extension LocalStore {
     }
 }
 
+/// A local store in memory with an explicit durable commit: ``crash()`` drops what was not
+/// committed, as a process kill would.
+///
+/// The durable state and the changes since the last commit are kept apart (a journal of rows,
+/// objects and the engine state), so a commit costs the number of changes, not the size of the
+/// store: the engine commits after every batch and every reservation, and a logbook of 50,000
+/// flights would otherwise be copied whole at each one.
 public final class InMemoryLocalStore: LocalStore {
     private var durableRows: [SyncCollection: [String: LocalRow]] = [:]
     private var durableState = EngineState()
