@@ -55,15 +55,14 @@ extension FirestoreWrite {
         guard case .update(let raw, let mask) = operation else {
             return FirestoreWriteOutcome(fields: nil, transformResults: [])
         }
-        guard let mask else {
+        let transforms = transforms ?? self.transforms
+        // No mask, or onto no document a mask of every field (all top-level): the fields themselves
+        // in stored form, with no map to merge into.
+        guard let mask,
+            !(existing?.isEmpty ?? true) || mask.count != raw.count || mask.contains(where: { $0.segments.count != 1 })
+        else {
             var result = FirestoreDocumentLimits.normalizingZeros(updateFields)
-            return withTransforms(transforms ?? self.transforms, &result, requestTime: requestTime)
-        }
-        // Onto no document, a mask of every field (all top-level) leaves the fields themselves in
-        // stored form: as a write without a mask, with no map to merge into.
-        if existing?.isEmpty ?? true, mask.count == raw.count, mask.allSatisfy({ $0.segments.count == 1 }) {
-            var result = FirestoreDocumentLimits.normalizingZeros(updateFields)
-            return withTransforms(transforms ?? self.transforms, &result, requestTime: requestTime)
+            return withTransforms(transforms, &result, requestTime: requestTime)
         }
         var result = existing ?? [:]
         result.reserveCapacity(result.count + mask.count)
@@ -81,7 +80,7 @@ extension FirestoreWrite {
                 FieldEditing.set(FirestoreDocumentLimits.storedValue(value), at: p.segments[...], in: &result)
             }
         }
-        return withTransforms(transforms ?? self.transforms, &result, requestTime: requestTime)
+        return withTransforms(transforms, &result, requestTime: requestTime)
     }
 
     /// Applies the write's transforms to `result`, in order.
@@ -318,7 +317,7 @@ public enum FirestoreDocumentLimits {
     /// and every empty array, which the emulator counts as 1 byte where the documented formula
     /// gives 0.
     public static func size(path: String, fields: [String: FirestoreValue]) -> Int {
-        StorageSize.documentName(path) + StorageSize.fields(fields, emptyContainer: 1) + 32
+        StorageSize.document(path: path, fields: fields, emptyContainer: 1)
     }
 
     /// True for a field name Firestore reserves (`__.*__`).

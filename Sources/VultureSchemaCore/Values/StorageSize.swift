@@ -85,6 +85,12 @@ public enum StorageSize {
     ///   - path: the document's path relative to the database (`users/jeff/tasks/my_task_id`).
     ///   - f: its fields.
     public static func document(path: String, fields f: [String: FirestoreValue]) -> Int {
-        documentName(path) + fields(f) + 32
+        document(path: path, fields: f, emptyContainer: 0)
+    }
+
+    /// The size of a document, each empty map and empty array counted as `emptyContainer` bytes
+    /// (see ``value(_:emptyContainer:)``).
+    package static func document(path: String, fields f: [String: FirestoreValue], emptyContainer: Int) -> Int {
+        documentName(path) + fields(f, emptyContainer: emptyContainer) + 32
     }
 }
