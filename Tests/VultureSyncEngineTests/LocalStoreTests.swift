@@ -102,4 +102,36 @@ struct LocalStoreTests {
         #expect(rows.filter { $0.fields["comments"] == .string("v1") }.count == (20_000 + 6) / 7)
         #expect(store.row(.flights, id: "f00001")?.fields["comments"] == .string("v0"))
     }
+
+    /// Puts, removes, commits and crashes in a seeded random order, checked after every step against
+    /// a model of two dictionaries (durable, working): every read sees the working rows sorted by id,
+    /// whichever order the durable rows were added and removed in.
+    @Test(arguments: [1, 2, 3] as [UInt64]) func readsMatchAModelOfDurableAndWorkingRows(seed: UInt64) throws {
+        var random = SplitMix64(state: seed)
+        let store = InMemoryLocalStore()
+        var durable: [String: String] = [:]
+        var working: [String: String] = [:]
+        let ids = (0..<40).map { "f\(($0 * 7_919) % 97)" }
+        for step in 0..<600 {
+            let id = random.pick(ids)
+            switch random.below(10) {
+            case 0..<5:
+                store.put(Self.row(.flights, id, "v\(step)"))
+                working[id] = "v\(step)"
+            case 5..<7:
+                store.remove(.flights, id: id)
+                working[id] = nil
+            case 7..<9:
+                try store.commit()
+                durable = working
+            default:
+                store.crash()
+                working = durable
+            }
+            let expected = working.keys.sorted().map { Self.row(.flights, $0, working[$0] ?? "") }
+            #expect(store.rows(.flights) == expected, "step \(step)")
+            #expect(store.rows(.flights) { $0.id.utf8.count == 2 } == expected.filter { $0.id.utf8.count == 2 })
+            #expect(store.row(.flights, id: id) == working[id].map { Self.row(.flights, id, $0) })
+        }
+    }
 }

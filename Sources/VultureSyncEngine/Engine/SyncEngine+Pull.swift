@@ -45,8 +45,9 @@ extension SyncEngine {
     func forgetRecordsTheServerLost() {
         guard let pulled = pulledPaths else { return }
         for collection in SyncCollection.allCases where collection != .users {
-            for var row in store.rows(collection) where row.base != nil {
-                guard !pulled.contains("\(collection.rawValue)/\(row.id)") else { continue }
+            // Only the rows to forget are copied out: a base the full pull did not bring.
+            let lost = store.rows(collection) { $0.base != nil && !pulled.contains("\(collection.rawValue)/\($0.id)") }
+            for var row in lost {
                 if row.isTombstone {
                     store.remove(collection, id: row.id)
                     continue
@@ -289,7 +290,7 @@ extension SyncEngine {
     /// (iOS's trimRecents, schema §5.5), both as local changes the next push sends.
     func afterPull() throws(SyncError) {
         let tasks = taskIdsOnDevice()
-        for var row in store.rows(.flights) where row.deferredTaskId != nil && !row.isTombstone {
+        for var row in store.rows(.flights, where: { $0.deferredTaskId != nil && !$0.isTombstone }) {
             guard let pending = row.deferredTaskId else { continue }
             // A change by the pilot drops the pending id in `save`, so a pending id here is unchanged.
             switch TaskAssignment.decide(
@@ -306,7 +307,7 @@ extension SyncEngine {
             store.put(row)
         }
         try duplicatePass()
-        let live = store.rows(.flights).filter { !$0.isTombstone }
+        let live = store.rows(.flights, where: { !$0.isTombstone })
         let changes = configuration.mechanisms.recentsTrim(live)
         var cleared: [String] = []
         var tombstoned: [String] = []

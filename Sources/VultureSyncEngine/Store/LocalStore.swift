@@ -205,7 +205,47 @@ extension LocalStore {
 /// store: the engine commits after every batch and every reservation, and a logbook of 50,000
 /// flights would otherwise be copied whole at each one.
 public final class InMemoryLocalStore: LocalStore {
-    private var durableRows: [SyncCollection: [String: LocalRow]] = [:]
+    /// A collection's durable rows in one array, sorted by id unless a commit added one since, and
+    /// each id's place in it: a pass over a large logbook walks the rows in order, hashing no id.
+    private struct DurableRows {
+        var rows: [LocalRow] = []
+        var places: [String: Int] = [:]
+        var sorted = true
+
+        func row(_ id: String) -> LocalRow? { places[id].map { rows[$0] } }
+
+        /// Inserts, replaces or (nil) removes a row: an added row goes last and a removed one's place
+        /// takes the last row, so the order waits for ``sort()``.
+        mutating func set(_ row: LocalRow?, id: String) {
+            switch (places[id], row) {
+            case (let place?, let row?):
+                rows[place] = row
+            case (let place?, nil):
+                places[id] = nil
+                let last = rows.removeLast()
+                if place < rows.count {
+                    rows[place] = last
+                    places[last.id] = place
+                    sorted = false
+                }
+            case (nil, let row?):
+                if let last = rows.last, last.id >= id { sorted = false }
+                places[id] = rows.count
+                rows.append(row)
+            case (nil, nil):
+                break
+            }
+        }
+
+        mutating func sort() {
+            guard !sorted else { return }
+            rows.sort { $0.id < $1.id }
+            for (place, row) in rows.enumerated() { places[row.id] = place }
+            sorted = true
+        }
+    }
+
+    private var durableRows: [SyncCollection: DurableRows] = [:]
     private var durableState = EngineState()
     private var durableBlobs: [String: Data] = [:]
     /// Rows changed since the last commit, by collection and id (nil: removed).
@@ -214,52 +254,42 @@ public final class InMemoryLocalStore: LocalStore {
     private var changedState: EngineState?
     /// Objects changed since the last commit (nil: dropped).
     private var changedBlobs: [String: Data?] = [:]
-    /// The durable rows' ids, sorted, per collection; nil once a commit adds or removes one.
-    private var sortedIds: [SyncCollection: [String]] = [:]
 
     /// An empty store.
     public init() {}
 
     public func row(_ collection: SyncCollection, id: String) -> LocalRow? {
         if let changed = changedRows[collection]?[id] { return changed }
-        return durableRows[collection]?[id]
+        return durableRows[collection]?.row(id)
     }
 
     public func rows(_ collection: SyncCollection) -> [LocalRow] { rows(collection, where: { _ in true }) }
 
     public func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
-        let durable = durableRows[collection] ?? [:]
+        durableRows[collection]?.sort()
+        let durable = durableRows[collection] ?? DurableRows()
         let changed = changedRows[collection] ?? [:]
-        let order = durableOrder(collection)
-        let added = changed.keys.filter { durable[$0] == nil }.sorted()
+        let added = changed.keys.filter { durable.places[$0] == nil }.sorted()
         var out: [LocalRow] = []
-        // The durable ids (sorted once per set of ids) merged with the ids new since the last commit.
+        // The durable rows in id order merged with the rows new since the last commit; a durable
+        // row's id is looked up among the changes only when there are any.
         var i = 0
         var j = 0
-        while i < order.count || j < added.count {
-            let id: String
-            if j == added.count || (i < order.count && order[i] < added[j]) {
-                id = order[i]
+        while i < durable.rows.count || j < added.count {
+            if j == added.count || (i < durable.rows.count && durable.rows[i].id < added[j]) {
+                let row = durable.rows[i]
                 i += 1
+                if !changed.isEmpty, let change = changed[row.id] {
+                    if let row = change, isIncluded(row) { out.append(row) }
+                } else if isIncluded(row) {
+                    out.append(row)
+                }
             } else {
-                id = added[j]
+                if let row = changed[added[j]] ?? nil, isIncluded(row) { out.append(row) }
                 j += 1
-            }
-            if let change = changed[id] {
-                if let row = change, isIncluded(row) { out.append(row) }
-            } else if let row = durable[id], isIncluded(row) {
-                out.append(row)
             }
         }
         return out
-    }
-
-    /// The durable rows' ids in order, sorted again only after a commit added or removed one.
-    private func durableOrder(_ collection: SyncCollection) -> [String] {
-        if let order = sortedIds[collection] { return order }
-        let order = (durableRows[collection] ?? [:]).keys.sorted()
-        sortedIds[collection] = order
-        return order
     }
 
     public func put(_ row: LocalRow) { changedRows[row.collection, default: [:]][row.id] = .some(row) }
@@ -274,7 +304,7 @@ public final class InMemoryLocalStore: LocalStore {
     }
 
     public func blob(_ path: String) -> Data? {
-        if let changed = changedBlobs[path] { return changed }
+        if !changedBlobs.isEmpty, let changed = changedBlobs[path] { return changed }
         return durableBlobs[path]
     }
 
@@ -283,10 +313,7 @@ public final class InMemoryLocalStore: LocalStore {
     /// Applies the changes since the last commit to the durable state (their number, not the store's size).
     public func commit() throws {
         for (collection, rows) in changedRows {
-            for (id, row) in rows {
-                if (durableRows[collection]?[id] == nil) != (row == nil) { sortedIds[collection] = nil }
-                durableRows[collection, default: [:]][id] = row
-            }
+            for (id, row) in rows { durableRows[collection, default: DurableRows()].set(row, id: id) }
         }
         for (path, bytes) in changedBlobs { durableBlobs[path] = bytes }
         if let changedState { durableState = changedState }
@@ -305,7 +332,9 @@ public final class InMemoryLocalStore: LocalStore {
     /// Whether everything is committed: no change since the last commit leaves a row, object or
     /// the engine state other than it was.
     public var hasUncommittedChanges: Bool {
-        changedRows.contains { collection, rows in rows.contains { id, row in durableRows[collection]?[id] != row } }
+        changedRows.contains { collection, rows in
+            rows.contains { id, row in durableRows[collection]?.row(id) != row }
+        }
             || changedBlobs.contains { path, bytes in durableBlobs[path] != bytes }
             || changedState.map { $0 != durableState } ?? false
     }
