@@ -79,11 +79,16 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let outcome = try Self.evaluate(
-            writes, stored: { (documents[$0], deletions[$0]) }, commitTime: commitTime,
+            writes, stored: { (documents[$0], deletions.isEmpty ? nil : deletions[$0]) }, commitTime: commitTime,
             requestTime: requestTime ?? Self.milliseconds(commitTime), maximumWrites: maximumWritesPerCommit)
         for (path, doc) in outcome.documents {
             documents[path] = doc
-            deletions[path] = doc == nil ? commitTime : nil
+            // A database that never deleted (a first sync) hashes no path for it.
+            if doc == nil {
+                deletions[path] = commitTime
+            } else if !deletions.isEmpty {
+                deletions[path] = nil
+            }
             let collection = Self.collectionPath(path)
             collections[collection, default: [:]][path] = doc
             collectionVersions[collection, default: 0] += 1

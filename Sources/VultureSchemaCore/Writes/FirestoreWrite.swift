@@ -122,20 +122,23 @@ public struct FirestoreWrite: Sendable, Hashable {
     /// ``init(path:fields:mask:precondition:)`` makes of that mask, without sorting it again or
     /// checking that it covers the fields.
     ///
-    /// - Parameter names: the keys of `fields`, in field path order (``FieldPath/<``). Names that
+    /// - Parameter mask: one single-segment path per key of `fields`, in field path order
+    ///   (``FieldPath/<``); a caller may hand out the same path value for every document. Paths that
     ///   are not as many as the fields, none, an empty name or a `$delete` below the top level go
     ///   through the checking initializer.
     /// - Throws: `SchemaInputError`: `write.field-path` for an empty name, else as
     ///   ``init(path:fields:mask:precondition:)`` does.
     package init(
-        path: String?, fields: [String: FirestoreValue], names: [String], precondition: FirestorePrecondition?
+        path: String?, fields: [String: FirestoreValue], topLevelMask mask: [FieldPath],
+        precondition: FirestorePrecondition?
     ) throws {
-        assert(zip(names, names.dropFirst()).allSatisfy { FieldPath.scalarOrder($0, $1) < 0 }, "names out of order")
+        assert(mask.allSatisfy { $0.segments.count == 1 }, "a path below the top level")
+        assert(zip(mask, mask.dropFirst()).allSatisfy { $0 < $1 }, "paths out of order")
         func checked() throws -> FirestoreWrite {
             try FirestoreWrite(
-                path: path, fields: fields, mask: names.map { try FieldPath([$0]) }, precondition: precondition)
+                path: path, fields: fields, mask: mask.map { try FieldPath($0.segments) }, precondition: precondition)
         }
-        guard names.count == fields.count, let first = names.first, !first.isEmpty else {
+        guard mask.count == fields.count, let first = mask.first, !first.segments[0].isEmpty else {
             self = try checked()
             return
         }
@@ -151,7 +154,7 @@ public struct FirestoreWrite: Sendable, Hashable {
         self.path = path
         self.precondition = precondition
         let kept = deletes ? fields.filter { if case .delete = $0.value { false } else { true } } : fields
-        operation = .update(fields: kept, mask: names.map { FieldPath(unchecked: [$0]) })
+        operation = .update(fields: kept, mask: mask)
     }
 
     private init(path: String?, operation: Operation, precondition: FirestorePrecondition?) {

@@ -83,7 +83,9 @@ extension SyncEngine {
                 names.removeFirst()
                 fields[""] = nil
             }
-            return (try? FirestoreWrite(path: path, fields: fields, names: names, precondition: precondition))
+            return
+                (try? FirestoreWrite(
+                    path: path, fields: fields, topLevelMask: names.map(Self.topLevelPath), precondition: precondition))
                 ?? .delete(path: path)
         }
         var masked: [String: FirestoreValue] = [:]
@@ -92,7 +94,8 @@ extension SyncEngine {
             for segments in ordered { masked[segments[0]] = fields[segments[0]] ?? .delete }
             return
                 (try? FirestoreWrite(
-                    path: path, fields: masked, names: ordered.map { $0[0] }, precondition: precondition))
+                    path: path, fields: masked, topLevelMask: ordered.map { FieldPath(unchecked: $0) },
+                    precondition: precondition))
                 ?? .delete(path: path)
         }
         var mask: [FieldPath] = []
@@ -112,6 +115,14 @@ extension SyncEngine {
         return (try? FirestoreWrite(path: path, fields: masked, mask: mask, precondition: precondition))
             ?? .delete(path: path)
     }
+
+    /// The top-level field path of every field name the schema knows, made once: the mask of each
+    /// document's write names them, and a path made per name would be an allocation per field.
+    static let topLevelPaths: [String: FieldPath] = Dictionary(
+        SyncSchema.vulture.fields.map { ($0.name, FieldPath(unchecked: [$0.name])) }, uniquingKeysWith: { a, _ in a })
+
+    /// The top-level field path of `name`: the schema's own, or a new one for a name it does not know.
+    static func topLevelPath(_ name: String) -> FieldPath { topLevelPaths[name] ?? FieldPath(unchecked: [name]) }
 
     /// Top-level fields that are maps keyed by ids (`dictionary:` in `Spec/fields.tsv`: settings values).
     static let keyedMapFields: Set<String> = Set(
@@ -297,7 +308,10 @@ extension SyncEngine {
                     StorageRef.Field.collection: .string(collection.rawValue), StorageRef.Field.id: .string(id),
                 ]),
             ],
-            mask: [FieldPath([ProfileDocument.Field.storageBytes]), FieldPath([ProfileDocument.Field.storageRef])])
+            mask: [
+                Self.topLevelPath(ProfileDocument.Field.storageBytes),
+                Self.topLevelPath(ProfileDocument.Field.storageRef),
+            ])
     }
 
     /// The profile write that names the record `id` in `storageRef` without moving `storageBytes`:
@@ -311,7 +325,7 @@ extension SyncEngine {
                     StorageRef.Field.collection: .string(collection.rawValue), StorageRef.Field.id: .string(id),
                 ])
             ],
-            mask: [FieldPath([ProfileDocument.Field.storageRef])])
+            mask: [Self.topLevelPath(ProfileDocument.Field.storageRef)])
     }
 
     /// Reserve: one batch per blob holds the record with its blob map (`uploaded: false`) and the
