@@ -38,9 +38,17 @@ extension SyncEngine {
     /// timestamp.
     func write(for row: LocalRow, precondition: FirestorePrecondition? = nil) -> FirestoreWrite {
         var fields = row.pushedFields
-        if row.collection.hasCommonFields { fields[CommonFields.Field.updatedAt] = .serverTimestamp }
+        let isTombstone = row.isTombstone
+        // An edit of a record the server has live names its changed fields; `updatedAt` is set in
+        // their mask below, so the fields are not copied to hold it.
+        let editsChangedFields =
+            !isTombstone && configuration.mechanisms.editsAsChangedFields
+            && row.base.map { $0[CommonFields.Field.deleted] != .boolean(true) } ?? false
+        if row.collection.hasCommonFields && !editsChangedFields {
+            fields[CommonFields.Field.updatedAt] = .serverTimestamp
+        }
         let path = row.path(uid: uid)
-        if row.isTombstone {
+        if isTombstone {
             let mask: [FieldPath]? =
                 configuration.mechanisms.tombstoneReplacesDocument
                 ? nil : fields.keys.sorted().map { FieldPath(unchecked: [$0]) }
@@ -54,7 +62,7 @@ extension SyncEngine {
         }
         // Distinct, in field path order (segment by segment, a prefix first).
         var ordered: [[String]]
-        if let base = row.base, base[CommonFields.Field.deleted] != .boolean(true) {
+        if editsChangedFields, let base = row.base {
             ordered = []
             for name in LocalRow.changedFields(from: base, to: fields) {
                 // A map keyed by ids (settings values) is written per key, so two devices changing two
@@ -90,8 +98,14 @@ extension SyncEngine {
         }
         var masked: [String: FirestoreValue] = [:]
         masked.reserveCapacity(ordered.count)
+        let stamped = row.collection.hasCommonFields
+        let edited = fields
+        // A top-level field's value in the write: the server timestamp for `updatedAt`.
+        let written = { (name: String) -> FirestoreValue in
+            stamped && name == CommonFields.Field.updatedAt ? .serverTimestamp : edited[name] ?? .delete
+        }
         if ordered.allSatisfy({ $0.count == 1 }) {
-            for segments in ordered { masked[segments[0]] = fields[segments[0]] ?? .delete }
+            for segments in ordered { masked[segments[0]] = written(segments[0]) }
             return
                 (try? FirestoreWrite(
                     path: path, fields: masked, topLevelMask: ordered.map { FieldPath(unchecked: $0) },
@@ -104,9 +118,9 @@ extension SyncEngine {
             guard let path = try? FieldPath(segments) else { continue }
             mask.append(path)
             if segments.count == 1 {
-                masked[segments[0]] = fields[segments[0]] ?? .delete
+                masked[segments[0]] = written(segments[0])
             } else {
-                let value = FirestoreValue.map(fields)[path: path] ?? .delete
+                let value = FirestoreValue.map(edited)[path: path] ?? .delete
                 var inner = masked[segments[0]]?.mapValue ?? [:]
                 inner[segments[1]] = value
                 masked[segments[0]] = .map(inner)
