@@ -23,16 +23,21 @@ extension SyncEngine {
     /// A pull's cursor still moves past it, so it never stops the documents after it. Returns
     /// whether the document was held; a valid one releases a hold.
     func holdIfMalformed(_ document: FirestoreDocument, collection: SyncCollection, movesCursor: Bool) -> Bool {
-        let key = "\(collection.rawValue)/\(document.id)"
         let errors =
             configuration.mechanisms.malformedDocuments == .merged ? [] : schemaErrors(document, collection: collection)
         guard !errors.isEmpty else {
-            if store.state.heldRecords[key] != nil { store.state.heldRecords[key] = nil }
+            // No hold to release (the common case) costs no key.
+            if !store.state.heldRecords.isEmpty {
+                let key = Self.heldRecordKey(collection, document.id)
+                if store.state.heldRecords[key] != nil { store.state.heldRecords[key] = nil }
+            }
             return false
         }
         if configuration.mechanisms.malformedDocuments == .stopThePull { return true }
-        pulledPaths?.insert(key)
-        if store.row(collection, id: document.id) != nil { store.state.heldRecords[key] = errors }
+        pulledIds?[collection, default: []].insert(document.id)
+        if store.row(collection, id: document.id) != nil {
+            store.state.heldRecords[Self.heldRecordKey(collection, document.id)] = errors
+        }
         note(.malformed(collection, id: document.id, errors: errors))
         if movesCursor, case .timestamp(let t)? = document.fields[CommonFields.Field.updatedAt],
             t > (store.state.cursors[collection] ?? .minimum)
@@ -44,6 +49,10 @@ extension SyncEngine {
 
     /// Whether a row waits for a valid version of its server document (``holdIfMalformed``).
     func isHeld(_ row: LocalRow) -> Bool {
-        store.state.heldRecords["\(row.collection.rawValue)/\(row.id)"] != nil
+        let held = store.state.heldRecords
+        return !held.isEmpty && held[Self.heldRecordKey(row.collection, row.id)] != nil
     }
+
+    /// A held record's key in ``EngineState/heldRecords``: `collection/id`.
+    static func heldRecordKey(_ collection: SyncCollection, _ id: String) -> String { "\(collection.rawValue)/\(id)" }
 }

@@ -14,8 +14,8 @@ extension SyncEngine {
         try checkPause()
         let full = isBackAfterLongAbsence
         if full { store.state.cursors = [:] }
-        pulledPaths = full ? [] : nil
-        defer { pulledPaths = nil }
+        pulledIds = full ? [:] : nil
+        defer { pulledIds = nil }
         for collection in Self.pullOrder {
             try pull(collection)
         }
@@ -43,10 +43,11 @@ extension SyncEngine {
     /// Rows the pull brought were merged against their base as always: an old base is still a state
     /// the server's document descends from.
     func forgetRecordsTheServerLost() {
-        guard let pulled = pulledPaths else { return }
+        guard let pulledIds else { return }
         for collection in SyncCollection.allCases where collection != .users {
             // Only the rows to forget are copied out: a base the full pull did not bring.
-            let lost = store.rows(collection) { $0.base != nil && !pulled.contains("\(collection.rawValue)/\($0.id)") }
+            let pulled = pulledIds[collection] ?? []
+            let lost = store.rows(collection) { $0.base != nil && !pulled.contains($0.id) }
             for var row in lost {
                 if row.isTombstone {
                     store.remove(collection, id: row.id)
@@ -125,7 +126,7 @@ extension SyncEngine {
     /// to it was pulled); applying a document twice changes nothing.
     func apply(_ document: FirestoreDocument, collection: SyncCollection, movesCursor: Bool = true) {
         let remote = document.fields
-        pulledPaths?.insert("\(collection.rawValue)/\(document.id)")
+        pulledIds?[collection, default: []].insert(document.id)
         if var row = store.row(collection, id: document.id) {
             let hadLocalChanges = row.isDirty
             let releasedHere = objectReleasedHere(row)

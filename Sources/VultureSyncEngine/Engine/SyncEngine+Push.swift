@@ -486,7 +486,7 @@ extension SyncEngine {
                 apply(document, collection: collection, movesCursor: false)
             }
         } else if var row = store.row(collection, id: id) {
-            store.state.heldRecords["\(collection.rawValue)/\(id)"] = nil
+            store.state.heldRecords[Self.heldRecordKey(collection, id)] = nil
             // The server has no such document (a purged tombstone): nothing is agreed any more.
             row.base = nil
             row.baseUpdateTime = nil

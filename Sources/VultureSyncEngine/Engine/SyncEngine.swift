@@ -167,8 +167,8 @@ public final class SyncEngine {
     /// ``SyncError/cancelled``. `SyncEngineActor` answers with `Task.isCancelled`; by default never,
     /// so a run depends only on its backends and clock.
     public var isCancelled: () -> Bool = { false }
-    /// During the full pull after a long absence: every `collection/id` it brought.
-    var pulledPaths: Set<String>?
+    /// During the full pull after a long absence: the ids of every document it brought, by collection.
+    var pulledIds: [SyncCollection: Set<String>]?
 
     /// An engine over a Firestore database, Cloud Storage and the device's store.
     public convenience init(
