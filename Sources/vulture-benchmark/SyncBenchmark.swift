@@ -304,7 +304,7 @@ enum SyncBenchmark {
 
         // 2. The cost per document in memory as the logbook grows.
         // Each size the median of three rounds in this process, as the 500-flight rows; each
-        // 50,000-flight round's own ratio is printed beside it, the first in a heap no round grew yet.
+        // 50,000-flight round's own ratio is printed beside it, so the spread the goal rests on shows.
         print("  CPU time per document in memory (goal: within 1.2× of the 500-flight cost at 50,000)")
         var reference: (push: Double, pull: Double)?
         for (count, rounds) in [(500, 3), (5_000, 3), (50_000, 3)] {
