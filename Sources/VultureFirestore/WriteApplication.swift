@@ -56,13 +56,15 @@ extension FirestoreWrite {
             return FirestoreWriteOutcome(fields: nil, transformResults: [])
         }
         let transforms = transforms ?? self.transforms
-        // No mask, or onto no document a mask of every field (all top-level): the fields themselves
-        // in stored form, with no map to merge into.
-        guard let mask,
-            !(existing?.isEmpty ?? true) || mask.count != raw.count || mask.contains(where: { $0.segments.count != 1 })
-        else {
+        // The fields themselves in stored form, with no map to merge into.
+        func storedForm() -> FirestoreWriteOutcome {
             var result = FirestoreDocumentLimits.normalizingZeros(updateFields)
             return withTransforms(transforms, &result, requestTime: requestTime)
+        }
+        guard let mask else { return storedForm() }
+        // Onto no document, a mask of every field (all top-level) is a write without a mask.
+        if existing?.isEmpty ?? true, mask.count == raw.count, mask.allSatisfy({ $0.segments.count == 1 }) {
+            return storedForm()
         }
         var result = existing ?? [:]
         result.reserveCapacity(result.count + mask.count)
