@@ -131,6 +131,16 @@ import VultureSyncSchema
         #expect(out.transformResults == [.timestamp(Self.requestTime), .double(0.5), .integer(1)])
     }
 
+    @Test func transformsNameTheirWholePathsInNestedAndSiblingMaps() throws {
+        let write = try FirestoreWrite.set(
+            [
+                "a": .map(["b": .map(["c": .serverTimestamp]), "d": .increment(.integer(2)), "e": .map([:])]),
+                "f": .map(["g": .serverTimestamp, "h": .string("x")]), "i": .serverTimestamp,
+                "j": .map(["k": .map(["l": .integer(1)])]),
+            ], merge: true)
+        #expect(write.transforms.map(\.path.description) == ["a.b.c", "a.d", "f.g", "i"])
+    }
+
     @Test func aTransformBeneathAMaskPathAppliesAfterItsValue() throws {
         let out = try apply(
             try .set(["m": .map(["k": .integer(1), "t": .serverTimestamp])], mergeFields: [try Self.path("m")]),

@@ -190,8 +190,9 @@ public struct FirestoreWrite: Sendable, Hashable {
     public var transforms: [FirestoreFieldTransform] {
         guard let fields else { return [] }
         var out: [FirestoreFieldTransform] = []
-        Self.collectTransforms(.map(fields), at: [], into: &out)
-        return out.sorted { $0.path < $1.path }
+        var prefix: [String] = []
+        Self.collectTransforms(fields, at: &prefix, into: &out)
+        return out.count < 2 ? out : out.sorted { $0.path < $1.path }
     }
 
     /// The fields without their sentinels: what Firestore's `update` document carries. A map left
@@ -425,22 +426,23 @@ public struct FirestoreWrite: Sendable, Hashable {
         }
     }
 
+    /// Appends the transforms in `fields` (a map at `prefix`, which holds the path so far and is
+    /// as it was on return): a path is built only for a sentinel, not for every map walked.
     static func collectTransforms(
-        _ value: FirestoreValue, at prefix: [String], into out: inout [FirestoreFieldTransform]
+        _ fields: [String: FirestoreValue], at prefix: inout [String], into out: inout [FirestoreFieldTransform]
     ) {
-        switch value {
-        case .serverTimestamp:
-            out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix), kind: .serverTimestamp))
-        case .increment(let operand):
-            out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix), kind: .increment(operand)))
-        case .map(let m):
-            for (k, v) in m {
-                switch v {
-                case .serverTimestamp, .increment, .map: collectTransforms(v, at: prefix + [k], into: &out)
-                default: continue
-                }
+        for (k, v) in fields {
+            switch v {
+            case .serverTimestamp:
+                out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix + [k]), kind: .serverTimestamp))
+            case .increment(let operand):
+                out.append(FirestoreFieldTransform(path: FieldPath(unchecked: prefix + [k]), kind: .increment(operand)))
+            case .map(let m) where !m.isEmpty:
+                prefix.append(k)
+                collectTransforms(m, at: &prefix, into: &out)
+                prefix.removeLast()
+            default: continue
             }
-        default: break
         }
     }
 
