@@ -275,7 +275,7 @@ extension SyncEngine {
 
     /// A live row whose file is on the device but whose blob map is not written yet.
     func needsReservation(_ row: LocalRow) -> Bool {
-        guard !row.isTombstone, let kind = Self.blobKind(row.collection), row.pendingBlobMap != nil else {
+        guard row.pendingBlobMap != nil, !row.isTombstone, let kind = Self.blobKind(row.collection) else {
             return false
         }
         // The blob map first: a reserved row has one, and its object path is not built then.
@@ -362,7 +362,7 @@ extension SyncEngine {
             ? 1 : max(1, commitsInFlight)
         let groupSize = inFlight == 1 ? 1 : inFlight * 8
         var group: [Reservation] = []
-        for var row in store.rows(collection, where: { !$0.isTombstone && $0.pendingBlobMap != nil })
+        for var row in store.rows(collection, where: { $0.pendingBlobMap != nil && !$0.isTombstone })
         where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
                 case .integer(let size)? = map[StorageObjectKind.MapField.gzBytes]
@@ -511,7 +511,9 @@ extension SyncEngine {
     /// record in `storageRef` (the object stays counted once, by it).
     func pushCountedTombstones(_ collection: SyncCollection) throws(SyncError) {
         guard Self.blobKind(collection) != nil else { return }
-        for row in store.rows(collection, where: isCountedTombstone) where !isHeld(row) {
+        // A counted tombstone differs from its live base, so it is dirty: asked first, that passes over
+        // a row holding its base's very storage (one just agreed) without reading its fields.
+        for row in store.rows(collection, where: { $0.isDirty && isCountedTombstone($0) }) where !isHeld(row) {
             guard let base = row.base, let precondition = basePrecondition(row) else { continue }
             let others = try sharingDocuments(collection, row, base)
             let released = TombstoneRules.releasedObjects(
@@ -638,8 +640,8 @@ extension SyncEngine {
         guard let kind = Self.blobKind(collection) else { return }
         // Rows whose object is reserved, not yet marked uploaded.
         let reserved = store.rows(collection) { row in
-            guard !row.isTombstone, case .map(let map)? = row.fields[kind.mapField] else { return false }
-            return map[StorageObjectKind.MapField.uploaded] == .boolean(false)
+            guard case .map(let map)? = row.fields[kind.mapField] else { return false }
+            return map[StorageObjectKind.MapField.uploaded] == .boolean(false) && !row.isTombstone
         }
         for var row in reserved {
             guard case .map(var map)? = row.fields[kind.mapField],
