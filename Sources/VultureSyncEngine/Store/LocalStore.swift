@@ -69,9 +69,7 @@ public struct LocalRow: Sendable, Hashable {
     /// `updatedAt` of ``pushedFields`` differs from the base.
     public var isDirty: Bool {
         guard let base else { return true }
-        // Without a deferred task id the pushed fields are `fields`: a pass over rows that hold their
-        // base's very storage (just agreed) then reads none of their fields.
-        return Self.hasChangedFields(from: base, to: deferredTaskId == nil ? fields : pushedFields)
+        return Self.hasChangedFields(from: base, to: pushedFields)
     }
 
     /// The fields as a push sends them: ``fields``, except that a flight waiting for its task
@@ -79,7 +77,8 @@ public struct LocalRow: Sendable, Hashable {
     /// without the task on the device, and the server keeps the assignment another device made).
     /// A tombstone keeps only the common fields (schema §5.4): it sends no task id.
     public var pushedFields: [String: FirestoreValue] {
-        // `deferredTaskId` (in the row) before `isTombstone` (a lookup in the fields).
+        // `deferredTaskId` (in the row) before `isTombstone` (a lookup in the fields): a pass over rows
+        // that hold their base's very storage (just agreed) then reads none of their fields.
         guard let deferred = deferredTaskId, !isTombstone, let field = Self.deferredField(collection) else {
             return fields
         }
