@@ -254,7 +254,6 @@ extension SchemaValidator {
             switch operand {
             case .integer(let i): delta = i
             case .double(let d): delta = d == 0 ? 0 : (d > 0 ? 1 : -1)
-            default: delta = 0
             }
             if delta != 0 { moves.append((index, segments[1], delta)) }
         }
