@@ -144,12 +144,13 @@ struct Context {
                     argument: id, pointer: "", rule: SchemaRule.documentId.rawValue, message: "\(error)")
             }
         }
-        // The record as it would be, checked by the schema's validator on the fields edited.
+        // The record as the engine will write it (a full write: a map value holds every key its
+        // schema requires), checked by the schema's validator on the fields edited.
         var fields = existing?.fields ?? [:]
         for (k, v) in changes { fields[k] = v }
-        if fields["updatedAt"] == nil { fields["updatedAt"] = .timestamp(SyncCommand.systemClock()) }
+        fields["updatedAt"] = .serverTimestamp
         let violations = SchemaValidator(schema: .vulture).validate(
-            fields, documentType: collection.documentType, options: ValidationOptions(form: .stored, strict: true)
+            fields, documentType: collection.documentType, options: ValidationOptions(form: .write, strict: true)
         ).filter { v in
             v.severity == .error
                 && changes.keys.contains {

@@ -31,7 +31,8 @@ public enum SyncCommand {
         Commands:
           import FILE.igc…                a flight per file (id: the SHA-256 of the file's bytes), in the logbook
           edit COLLECTION ID FIELD=VALUE… change fields; VALUE in canonical typed JSON: "text", 3, 5.0, true,
-                                          {"$timestamp": "2026-10-20T14:03:07.123Z"}; FIELD=null clears it.
+                                          {"$timestamp": "2026-10-20T14:03:07.123Z"}; FIELD=null clears it;
+                                          a map value holds every key its schema requires.
                                           A record that is not here yet is made (its id must be its id rule's)
           open ID                         open a flight (lastOpenedAt now); its IGC file, downloaded if uploaded
           delete COLLECTION ID            delete a record (a tombstone, pushed by the next push)

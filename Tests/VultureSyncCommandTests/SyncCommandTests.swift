@@ -176,6 +176,10 @@ struct SyncCommandLocalTests {
             ("updatedBy=\"me\"", "/updatedBy", "edit.engine-field"),
             ("igc=null", "/igc", "edit.engine-field"),
             ("rating", "", "edit.shape"),
+            // Checked as the full write the engine sends: a map value holds every key its schema
+            // requires (an empty summary was once accepted, pushed, and lost to the merge's rank).
+            ("summary={}", "/summary/analysisVersion", "schema.missing-field"),
+            ("summary={\"analysisVersion\": 0}", "/summary/takeoffAt", "schema.missing-field"),
         ]
         for (argument, pointer, rule) in refused {
             do {
@@ -188,6 +192,22 @@ struct SyncCommandLocalTests {
             }
         }
         #expect(try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields["rating"] == .integer(0))
+        // A whole summary with one value changed is an edit.
+        guard case .map(var summary)? = try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields["summary"]
+        else {
+            Issue.record("the imported flight has no summary map")
+            return
+        }
+        summary["duration"] = .integer(99)
+        let edited = try CommandRun.run(
+            base(dir) + [
+                "edit", "flights", id,
+                "summary=" + String(decoding: CanonicalJSON.encode(.map(summary)), as: UTF8.self),
+            ])
+        #expect(edited.output == ["edited flights/\(id): summary"])
+        #expect(
+            try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields["summary"]?.mapValue?["duration"]
+                == .integer(99))
         // A new home base must carry the id its rule gives.
         let name = "Aachen Merzbrück"
         let homebaseId = DocumentIds.homebaseId(name: name)
