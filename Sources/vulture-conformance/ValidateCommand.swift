@@ -47,8 +47,8 @@ enum ValidateCommand {
         --merge implies --form write. Files and lines are checked on every core; the output
         keeps the input order.
 
-        Exit status: 0 every document valid (warnings allowed), 1 a violation, 2 usage error or a
-        file that cannot be read (the others are still checked). The last line is
+        Exit status: 0 every document valid (warnings allowed), 1 a violation, 2 usage error, a
+        file that cannot be read or a DIR with no *.json file (the others are still checked). The last line is
         `N passed, N failed[, N skipped]` (documents; unreadable files count as skipped).
         """
 
@@ -229,13 +229,24 @@ enum DocumentFiles {
         var description: String { "cannot list \(path): \(String(cString: strerror(errno)))" }
     }
 
+    /// A folder with no `*.json` file under it: nothing would be checked.
+    struct EmptyFolderError: Error, CustomStringConvertible {
+        var path: String
+        var description: String {
+            "\(path) holds no *.json file (folders are entered, not through symbolic links): nothing to check"
+        }
+    }
+
     /// `path` itself, or every `*.json` file under the folder `path` in byte order of their paths,
     /// with the document path of those at `users/{uid}.json` or `users/{uid}/COLLECTION/{id}.json`.
+    /// - Throws: ``ListingError`` for a folder that cannot be listed, ``EmptyFolderError`` for one
+    ///   with no `*.json` file under it.
     static func inputs(at path: String) throws -> [Input] {
         var st = stat()
         guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return [Input(path: path)] }
         var relative: [String] = []
         try walk(path, prefix: "", into: &relative)
+        if relative.isEmpty { throw EmptyFolderError(path: path) }
         relative.sort(by: bytesPrecede)
         let base = path.hasSuffix("/") ? path : path + "/"
         return relative.map { Input(path: base + $0, documentPath: documentPath(ofRelativePath: $0)) }
@@ -268,7 +279,7 @@ enum DocumentFiles {
 
     /// The regular files ending in `.json` under `directory`, as paths relative to the folder given to
     /// ``inputs(at:)``; folders are entered (not through symbolic links, so no cycle), files are taken
-    /// through symbolic links.
+    /// through symbolic links (a dangling one is taken too, so that reading it reports it).
     private static func walk(_ directory: String, prefix: String, into out: inout [String]) throws {
         guard let dir = opendir(directory) else { throw ListingError(path: directory, errno: errno) }
         defer { closedir(dir) }
@@ -281,7 +292,10 @@ enum DocumentFiles {
             var kind = Int32(entry.pointee.d_type)
             if kind == Int32(DT_UNKNOWN) || kind == Int32(DT_LNK) {
                 var st = stat()
-                guard stat(full, &st) == 0 else { continue }
+                guard stat(full, &st) == 0 else {
+                    if name.hasSuffix(".json") { out.append(prefix + name) }
+                    continue
+                }
                 let isSymbolicLink = kind == Int32(DT_LNK)
                 kind = st.st_mode & S_IFMT == S_IFDIR ? (isSymbolicLink ? -1 : Int32(DT_DIR)) : Int32(DT_REG)
             }

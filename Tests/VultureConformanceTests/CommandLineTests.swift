@@ -185,6 +185,37 @@ struct CommandLineTests {
         #expect(strict.status == 1)
     }
 
+    /// A folder that would check nothing is an error, not "0 passed": one without any `*.json` file,
+    /// or with only a folder reached through a symbolic link; a dangling `*.json` link is a file
+    /// that cannot be read.
+    @Test func validateRefusesAFolderWithNothingToCheck() throws {
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        for name in ["empty", "text", "linked", "dangling", "target"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try Data("not json".utf8).write(to: dir.appendingPathComponent("text/a.txt"))
+        try Data("{}".utf8).write(to: dir.appendingPathComponent("target/a.json"))
+        try fm.createSymbolicLink(
+            atPath: dir.appendingPathComponent("linked/inner").path,
+            withDestinationPath: dir.appendingPathComponent("target").path)
+        try fm.createSymbolicLink(
+            atPath: dir.appendingPathComponent("dangling/d.json").path,
+            withDestinationPath: dir.appendingPathComponent("absent.json").path)
+        for name in ["empty", "text", "linked"] {
+            let r = try ConformanceCLI.run(["validate", dir.appendingPathComponent(name).path])
+            #expect(r.status == 2, "\(name): \(r.stdout)")
+            #expect(r.stderr.contains("\(name) holds no *.json file"), "\(name): \(r.stderr)")
+            #expect(r.stdout.hasSuffix("0 passed, 0 failed, 1 skipped\n"), "\(name): \(r.stdout)")
+        }
+        let dangling = try ConformanceCLI.run(["validate", dir.appendingPathComponent("dangling").path])
+        #expect(dangling.status == 2, "\(dangling.stdout)")
+        #expect(
+            dangling.stderr.contains("cannot open \(dir.appendingPathComponent("dangling/d.json").path)"),
+            "\(dangling.stderr)")
+    }
+
     /// `--jsonl`: one document per line, numbered in the messages, blank lines skipped, the summary
     /// counting documents; standard input as `-`.
     @Test func validateReadsJSONLines() throws {
