@@ -78,8 +78,27 @@ public struct CommandLineTool: Sendable {
             printError(usage)
             exit(2)
         default:
-            printError("\(prefix): \(error)")
+            printError("\(prefix): \(Self.describe(error))")
             exit(2)
+        }
+    }
+
+    /// An error as its line says it: a Foundation file error as `PATH: reason`, not the `NSError`
+    /// dump (the reason from the path itself where Foundation's words are vague: a missing path
+    /// in the system's words, a folder where a file is wanted or the reverse); any other error as
+    /// it describes itself.
+    static func describe(_ error: any Error) -> String {
+        let ns = error as NSError
+        guard ns.domain == NSCocoaErrorDomain,
+            let path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
+        else { return "\(error)" }
+        var st = stat()
+        if stat(path, &st) != 0 { return "\(path): \(String(cString: strerror(errno)))" }
+        let isFolder = st.st_mode & S_IFMT == S_IFDIR
+        switch CocoaError.Code(rawValue: ns.code) {
+        case .fileReadUnknown where isFolder: return "\(path): a folder, not a file"
+        case .fileWriteFileExists where !isFolder: return "\(path): a file, not a folder"
+        default: return "\(path): \(ns.localizedDescription)"
         }
     }
 

@@ -53,6 +53,10 @@ struct DeviceIdentity {
         let identity = DeviceIdentity(
             file: file, uid: uid, deviceId: device ?? "vulture-sync-\(random)", platform: platform ?? .android,
             lastError: nil)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .file(path: directory.path, reason: "a file, not a folder (--state names the device's folder)")
+        }
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
             throw .file(path: directory.path, reason: error.localizedDescription)
         }

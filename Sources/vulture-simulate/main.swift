@@ -130,7 +130,7 @@ tool.run { arguments in
     if let path = args.option("check") {
         // Unreadable or malformed: reported under the tool's name, exit status 2.
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let scenario = try Scenario(CanonicalJSON.decode(Array(data)), file: path)
+        let scenario = try Scenario(CanonicalJSON.decode(Array(data), file: path), file: path)
         if let (step, violation) = try Simulation.check(scenario, injectedBug: bug) {
             print("\(path): step \(step): \(violation)")
             return 1

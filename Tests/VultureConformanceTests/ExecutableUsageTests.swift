@@ -96,6 +96,38 @@ struct ExecutableUsageTests {
         #expect(r.stderr.hasPrefix("\(tool): argument 2 is not UTF-8\nusage: \(tool)"), "\(r.stderr)")
     }
 
+    /// A file that cannot be read is named with the reason in plain words, not a Foundation error
+    /// dump: a missing path, a folder where a file is wanted, a file where a folder is.
+    @Test func fileErrorsNameThePathAndTheReason() throws {
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("f.json")
+        try Data("{}".utf8).write(to: file)
+        let missing = dir.appendingPathComponent("absent.json").path
+        for (tool, arguments, message) in [
+            ("vulture-simulate", ["--check", missing], "vulture-simulate: \(missing): No such file or directory"),
+            ("vulture-simulate", ["--check", dir.path], "vulture-simulate: \(dir.path): a folder, not a file"),
+            (
+                "vulture-simulate", ["--known-failures", missing, "--seeds", "1"],
+                "vulture-simulate: \(missing): No such file or directory"
+            ),
+            (
+                "vulture-sync", ["--uid", "u", "--state", file.path, "status"],
+                "vulture-sync: \(file.path): a file, not a folder (--state names the device's folder)"
+            ),
+        ] {
+            let r = try Self.run(tool, arguments)
+            #expect(r.status == 2, "\(tool) \(arguments): \(r.stderr)")
+            #expect(r.stderr == message + "\n", "\(tool) \(arguments)")
+        }
+        // A scenario that is not JSON: the reader's position after the file's name.
+        let empty = dir.appendingPathComponent("empty.json")
+        try Data().write(to: empty)
+        let r = try Self.run("vulture-simulate", ["--check", empty.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("vulture-simulate: \(empty.path):1:1: /: json.syntax: "), "\(r.stderr)")
+    }
+
     /// Both generators take `--root DIR` and `--root=DIR`, run from another folder.
     @Test(arguments: [
         ("vulture-goldens", "goldens are current ("), ("vulture-schema-gen", " generated files are current"),
