@@ -125,7 +125,7 @@ enum SuiteCommand {
                 throw error
             }
             print(
-                "vulture-conformance \(suite.version): \(only?.count ?? suite.cases.count) cases against \(process.implementation ?? command)"
+                "vulture-conformance \(suite.version): \(Self.cases(only?.count ?? suite.cases.count)) against \(process.implementation ?? command)"
             )
             outcome = ConformanceRunner.run(
                 suite.cases, on: &process, failureList: failureList, only: only, progress: progress)
@@ -133,7 +133,7 @@ enum SuiteCommand {
         } else {
             var reference = ReferenceImplementation(schema: .vulture)
             print(
-                "vulture-conformance \(suite.version): \(only?.count ?? suite.cases.count) cases against the reference implementation"
+                "vulture-conformance \(suite.version): \(Self.cases(only?.count ?? suite.cases.count)) against the reference implementation"
             )
             outcome = ConformanceRunner.run(
                 suite.cases, on: &reference, failureList: failureList, only: only, progress: progress)
@@ -228,6 +228,9 @@ enum SuiteCommand {
             try write(RunReport.json(notRun: reason, suiteVersion: suiteVersion), to: path)
         }
     }
+
+    /// `1 case`, `381 cases`.
+    static func cases(_ n: Int) -> String { n == 1 ? "1 case" : "\(n) cases" }
 }
 
 /// An input or output file could not be read or written: exit status 2.

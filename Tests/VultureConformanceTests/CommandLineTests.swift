@@ -295,6 +295,7 @@ struct CommandLineTests {
         let r = try ConformanceCLI.run(["--test", "required.ids.homebase.trim", "--report", report.path])
         #expect(r.status == 0)
         #expect(r.stdout.hasSuffix("1 passed, 0 failed\n"))
+        #expect(r.stdout.contains(": 1 case against the reference implementation\n"), "\(r.stdout)")
         let json = try CanonicalJSON.decode(Data(contentsOf: report))
         #expect(json[fieldPath: "summary.passed"] == .integer(1))
         let unknown = try ConformanceCLI.run(["--test", "required.ids.homebase"])
