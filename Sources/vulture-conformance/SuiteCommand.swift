@@ -102,6 +102,9 @@ enum SuiteCommand {
                 return t
             } ?? 10 : nil
         let command = testee ? try args.requiredOption("testee") : nil
+        if let command, command.allSatisfy(\.isWhitespace) {
+            throw UsageError(message: "--testee needs a command that starts the testee, not an empty one")
+        }
         try prepareReports(args, suiteVersion: suite.version)
         let verbose = args.flag("verbose")
         let progress: (CaseResult) -> Void = { r in

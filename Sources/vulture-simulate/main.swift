@@ -150,6 +150,7 @@ tool.run { arguments in
         return outcome.failure == nil ? 0 : 1
     }
     let count = try integer("seeds", 1000)
+    guard count >= 1 else { throw UsageError(message: "--seeds needs at least 1: no seed would be run") }
     let start = try integer("start-seed", 1)
     let printHashes = args.flag("print-hashes")
     let knownPath = args.option("known-failures")

@@ -41,6 +41,11 @@ struct ExecutableUsageTests {
             "vulture-conformance", ["chek"],
             "vulture-conformance: unknown command 'chek'; one of run, check, validate, id, help"
         ),
+        (
+            "vulture-conformance", ["run", "--testee", " "],
+            "vulture-conformance run: --testee needs a command that starts the testee, not an empty one"
+        ),
+        ("vulture-simulate", ["--seeds", "0"], "vulture-simulate: --seeds needs at least 1: no seed would be run"),
         ("vulture-reference-testee", ["--bogus"], "vulture-reference-testee: unknown option --bogus"),
         ("vulture-reference-testee", ["x"], "vulture-reference-testee: expected no arguments, got 1 argument(s)"),
         ("vulture-benchmark", ["--bogus"], "vulture-benchmark: unknown option --bogus"),
@@ -142,6 +147,9 @@ struct ExecutableUsageTests {
         }
         let notRoot = try Self.run(tool, ["check"], in: elsewhere)
         #expect(notRoot.status == 2)
+        // One line naming the folder, not a missing-file line per table.
+        #expect(notRoot.stderr.hasPrefix("\(tool) check: \(elsewhere.standardizedFileURL.path)"), "\(notRoot.stderr)")
+        #expect(notRoot.stderr.split(separator: "\n").count == 1 && notRoot.stderr.contains("is not the package root"))
     }
 
     /// The benchmark's internal child mode (used to read one streaming path's peak memory) still runs.
