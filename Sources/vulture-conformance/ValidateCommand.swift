@@ -48,8 +48,9 @@ enum ValidateCommand {
         keeps the input order.
 
         Exit status: 0 every document valid (warnings allowed), 1 a violation, 2 usage error, a
-        file that cannot be read or a DIR with no *.json file (the others are still checked). The last line is
-        `N passed, N failed[, N skipped]` (documents; unreadable files count as skipped).
+        file that cannot be read or a DIR with no *.json file (the others are still checked). The
+        last line is `N passed, N failed[, N skipped]` (documents; unreadable files count as
+        skipped).
         """
 
     /// What every document is checked with.
