@@ -177,7 +177,7 @@ struct SyncCommandLocalTests {
             ("igc=null", "/igc", "edit.engine-field"),
             ("rating", "", "edit.shape"),
             // Checked as the full write the engine sends: a map value holds every key its schema
-            // requires (an empty summary was once accepted, pushed, and lost to the merge's rank).
+            // requires (an empty summary would rank below the server's and be lost to the merge).
             ("summary={}", "/summary/analysisVersion", "schema.missing-field"),
             ("summary={\"analysisVersion\": 0}", "/summary/takeoffAt", "schema.missing-field"),
         ]
