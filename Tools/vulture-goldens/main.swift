@@ -23,15 +23,7 @@ tool.run { arguments in
     return try tool.subcommand(mode, usage: usage) {
         let args = try CommandLineArguments(rest, valueOptions: ["root"])
         _ = try args.positionals()
-        let root = URL(fileURLWithPath: args.option("root") ?? FileManager.default.currentDirectoryPath)
-        guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path),
-            FileManager.default.fileExists(atPath: root.appendingPathComponent("Goldens/VERSION").path)
-        else {
-            printError(
-                "vulture-goldens \(mode): \(root.path) is not the package root (no Package.swift and Goldens/VERSION); run it there or give --root"
-            )
-            return 2
-        }
+        let root = try args.packageRoot(holding: ["Goldens/VERSION"])
 
         let files = try GoldenWriter.render()
         let drift = GoldenWriter.drift(of: files, under: root)

@@ -24,17 +24,7 @@ tool.run { arguments in
     return try tool.subcommand(command, usage: usage) {
         let args = try CommandLineArguments(rest, valueOptions: ["root"])
         _ = try args.positionals()
-        let root = URL(fileURLWithPath: args.option("root") ?? FileManager.default.currentDirectoryPath)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path),
-            FileManager.default.fileExists(atPath: root.appendingPathComponent("Spec").path, isDirectory: &isFolder),
-            isFolder.boolValue
-        else {
-            printError(
-                "vulture-schema-gen \(command): \(root.path) is not the package root (no Package.swift and Spec/); run it there or give --root"
-            )
-            return 2
-        }
+        let root = try args.packageRoot(holding: ["Spec/"])
 
         let spec: SchemaSpec
         do {
