@@ -22,6 +22,9 @@ enum StoreBenchmark {
         init(_ inner: LocalStore) { self.inner = inner }
         func row(_ collection: SyncCollection, id: String) -> LocalRow? { inner.row(collection, id: id) }
         func rows(_ collection: SyncCollection) -> [LocalRow] { inner.rows(collection) }
+        func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
+            inner.rows(collection, where: isIncluded)
+        }
         func put(_ row: LocalRow) { inner.put(row) }
         func remove(_ collection: SyncCollection, id: String) { inner.remove(collection, id: id) }
         var state: EngineState {

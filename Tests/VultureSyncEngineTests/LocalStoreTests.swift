@@ -56,10 +56,39 @@ struct LocalStoreTests {
         #expect(store.blob("users/u/igc/b.igc.gz") == nil)
     }
 
-    /// A filtered read sees the committed rows and the changes since, as the whole read does: an
-    /// edit that now passes the filter, one that no longer does, a new row, a removed one.
-    @Test func aFilteredReadIsTheWholeReadFiltered() throws {
-        let store = InMemoryLocalStore()
+    /// A store that keeps its rows in an in-memory store and answers the filtered reads with the
+    /// protocol's own defaults.
+    final class DefaultReads: LocalStore {
+        let inner = InMemoryLocalStore()
+        func row(_ collection: SyncCollection, id: String) -> LocalRow? { inner.row(collection, id: id) }
+        func rows(_ collection: SyncCollection) -> [LocalRow] { inner.rows(collection) }
+        func put(_ row: LocalRow) { inner.put(row) }
+        func remove(_ collection: SyncCollection, id: String) { inner.remove(collection, id: id) }
+        var state: EngineState {
+            get { inner.state }
+            set { inner.state = newValue }
+        }
+        func blob(_ path: String) -> Data? { inner.blob(path) }
+        func setBlob(_ bytes: Data?, at path: String) { inner.setBlob(bytes, at: path) }
+        func commit() throws { try inner.commit() }
+    }
+
+    /// A filtered read sees the committed rows and the changes since, as the
+    /// whole read does: an edit that now passes the filter, one that no longer does, a new row, a
+    /// removed one. So in every store, and with the protocol's defaults.
+    @Test(arguments: ["memory", "file", "sqlite", "defaults"])
+    func aFilteredReadIsTheWholeReadFiltered(store kind: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vulture-filtered-\(kind)-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store: any LocalStore =
+            switch kind {
+            case "file": try FileLocalStore(directory: dir)
+            case "sqlite": try SQLiteLocalStore(directory: dir)
+            case "defaults": DefaultReads()
+            default: InMemoryLocalStore()
+            }
         for (id, comments) in [("a", "keep"), ("b", "drop"), ("d", "keep"), ("e", "keep")] {
             store.put(Self.row(.flights, id, comments))
         }

@@ -43,6 +43,9 @@ public final class FileLocalStore: LocalStore {
 
     public func row(_ collection: SyncCollection, id: String) -> LocalRow? { memory.row(collection, id: id) }
     public func rows(_ collection: SyncCollection) -> [LocalRow] { memory.rows(collection) }
+    public func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
+        memory.rows(collection, where: isIncluded)
+    }
     public func put(_ row: LocalRow) { memory.put(row) }
     public func remove(_ collection: SyncCollection, id: String) { memory.remove(collection, id: id) }
 

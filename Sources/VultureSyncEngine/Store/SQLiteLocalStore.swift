@@ -150,6 +150,9 @@ public final class SQLiteLocalStore: LocalStore {
 
     public func row(_ collection: SyncCollection, id: String) -> LocalRow? { memory.row(collection, id: id) }
     public func rows(_ collection: SyncCollection) -> [LocalRow] { memory.rows(collection) }
+    public func rows(_ collection: SyncCollection, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
+        memory.rows(collection, where: isIncluded)
+    }
 
     public func put(_ row: LocalRow) {
         memory.put(row)
