@@ -1,5 +1,5 @@
 /// A usage error: a bad command line. `CommandLineTool.run` prints `TOOL[ SUBCOMMAND]: message` and
-/// the usage text to stderr and exits with status 2.
+/// the usage's synopsis to stderr and exits with status 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, without the tool's name (`unknown option --bogus`).
     public var message: String
@@ -137,8 +137,9 @@ public struct CommandLineArguments: Sendable {
     ///   - arguments: the command line after the program name.
     ///   - names: the subcommands there are, in the order the message lists them.
     /// - Throws: when the first argument is not one of `names`: `HelpRequest` when `--help` or `-h`
-    ///   comes before any `--`, else `UsageError` `missing command: one of A, B` (no argument, or an
-    ///   option first) or `unknown command 'X'; one of A, B`.
+    ///   comes before any `--`, else `UsageError` `missing command: one of A, B` (no argument),
+    ///   `missing command before --opt (the command comes first): one of A, B` (an option first) or
+    ///   `unknown command 'X'; one of A, B`.
     public static func subcommand(
         of arguments: [String], among names: [String]
     ) throws -> (name: String, arguments: [String]) {
@@ -147,8 +148,10 @@ public struct CommandLineArguments: Sendable {
             throw HelpRequest()
         }
         let choices = "one of \(names.joined(separator: ", "))"
-        guard let first = arguments.first, !first.hasPrefix("-") else {
-            throw UsageError(message: "missing command: \(choices)")
+        guard let first = arguments.first else { throw UsageError(message: "missing command: \(choices)") }
+        if first.hasPrefix("-") {
+            // An option, valid or not, cannot be judged before the command that owns it.
+            throw UsageError(message: "missing command before \(first) (the command comes first): \(choices)")
         }
         throw UsageError(message: "unknown command '\(first)'; \(choices)")
     }

@@ -33,7 +33,8 @@ public struct CommandLineTool: Sendable {
     /// When `body` throws, the error is reported under the tool's name, followed by the name of the
     /// subcommand it came from (see `subcommand(_:usage:_:)`), with that subcommand's usage:
     /// - `HelpRequest`: the usage text on stdout, exit status 0;
-    /// - `UsageError`: `TOOL[ SUBCOMMAND]: message` and the usage text on stderr, exit status 2;
+    /// - `UsageError`: `TOOL[ SUBCOMMAND]: message`, the usage's synopsis (its lines up to the
+    ///   first empty one) and where the whole usage is, on stderr, exit status 2;
     /// - any other error: `TOOL[ SUBCOMMAND]: error` on stderr, exit status 2.
     public func run(_ body: ([String]) throws -> Int32) -> Never {
         do {
@@ -75,12 +76,20 @@ public struct CommandLineTool: Sendable {
             exit(0)
         case let usageError as UsageError:
             printError("\(prefix): \(usageError.message)")
-            printError(usage)
+            printError(Self.synopsis(of: usage))
+            printError("(`\(prefix) --help` prints the whole usage)")
             exit(2)
         default:
             printError("\(prefix): \(Self.describe(error))")
             exit(2)
         }
+    }
+
+    /// The synopsis of a usage text: its lines up to the first empty one (the `usage:` lines), so
+    /// that a usage error's message is not buried under the whole help.
+    static func synopsis(of usage: String) -> String {
+        usage.split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.joined(separator: "\n")
     }
 
     /// An error as its line says it: a Foundation file error as `PATH: reason`, not the `NSError`

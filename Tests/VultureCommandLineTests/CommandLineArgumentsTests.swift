@@ -85,8 +85,15 @@ struct CommandLineArgumentsTests {
         #expect(throws: UsageError(message: "missing command: one of write, check")) {
             try CommandLineArguments.subcommand(of: [], among: names)
         }
-        #expect(throws: UsageError(message: "missing command: one of write, check")) {
+        #expect(
+            throws: UsageError(message: "missing command before --root (the command comes first): one of write, check")
+        ) {
             try CommandLineArguments.subcommand(of: ["--root", "x", "write"], among: names)
+        }
+        #expect(
+            throws: UsageError(message: "missing command before --bogus (the command comes first): one of write, check")
+        ) {
+            try CommandLineArguments.subcommand(of: ["--bogus"], among: names)
         }
         #expect(throws: UsageError(message: "unknown command 'wirte'; one of write, check")) {
             try CommandLineArguments.subcommand(of: ["wirte"], among: names)

@@ -10,7 +10,7 @@ enum VultureExecutables {
 }
 
 /// Every executable's command line through the shared reader (VultureCommandLine): a bad option is
-/// a usage error (exit 2, `TOOL[ SUBCOMMAND]: message` and the usage on stderr), `--help` prints the
+/// a usage error (exit 2, `TOOL[ SUBCOMMAND]: message` and the synopsis on stderr), `--help` prints the
 /// usage on stdout with exit 0, and an argument that is not UTF-8 is refused.
 @Suite(
     .enabled(
@@ -64,6 +64,10 @@ struct ExecutableUsageTests {
         let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == message)
         #expect(lines.dropFirst().first?.hasPrefix("usage: \(tool)") == true, "\(r.stderr)")
+        // The synopsis, not the whole help: the message stays in sight.
+        let prefix = message.prefix { $0 != ":" }
+        #expect(lines.suffix(2) == ["(`\(prefix) --help` prints the whole usage)", ""], "\(r.stderr)")
+        #expect(lines.dropFirst().dropLast(2).allSatisfy { !$0.isEmpty }, "\(r.stderr)")
     }
 
     /// (tool, arguments, a line the usage printed has).
