@@ -11,8 +11,8 @@ enum ValidateCommand {
         usage: vulture-conformance validate [--form write|stored] [--format canonical|rest] [--collection NAME]
                                             [--strict] [--merge] [--jsonl] FILE|DIR…
 
-        Checks each FILE, a document in canonical typed JSON (default) or Firestore REST JSON,
-        against the schema. Prints one line per violation, `FILE: /json/pointer: RULE-ID: message`.
+        Checks each FILE (- for standard input), a document in canonical typed JSON (default) or
+        Firestore REST JSON, against the schema. Prints one line per violation, `FILE: /json/pointer: RULE-ID: message`.
           --form        write (sentinels where the schema writes them) or stored (default)
           --format      canonical (default) or rest (a Firestore REST Document)
           --collection  flights, tasks, mapFiles, homebases, recentCompetitions, settings or users;
@@ -353,7 +353,8 @@ enum DocumentFiles {
                         continue
                     }
                     let (lines, failed) = ValidateCommand.check(
-                        buffer[...], file: input.path, documentPath: input.documentPath, checks: checks,
+                        buffer[...], file: input.path == "-" ? "(standard input)" : input.path,
+                        documentPath: input.documentPath, checks: checks,
                         reader: reader)
                     results.set(k, .checked(lines, failed: failed))
                 }
@@ -362,16 +363,16 @@ enum DocumentFiles {
         return results.all().map { $0 ?? .unreadable("not checked") }
     }
 
-    /// Reads the whole file at `path` into `buffer` (its storage reused from file to file); at most
-    /// ``FileContents/maximumToolInputBytes``.
+    /// Reads the whole file at `path` (`-`: standard input) into `buffer` (its storage reused from
+    /// file to file); at most ``FileContents/maximumToolInputBytes``.
     /// - Returns: nil, or what went wrong, as "cannot read PATH: reason".
     static func read(_ path: String, into buffer: inout [UInt8]) -> String? {
         func problem(_ operation: String, _ code: Int32) -> String {
-            "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+            "cannot \(operation) \(path == "-" ? "(standard input)" : path): \(String(cString: strerror(code)))"
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return problem("open", errno) }
-        defer { close(fd) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
         var st = stat()
         let hint = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? Int(st.st_size) : 0
         buffer.removeAll(keepingCapacity: true)

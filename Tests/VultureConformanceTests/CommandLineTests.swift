@@ -255,6 +255,42 @@ struct CommandLineTests {
         #expect(p.terminationStatus == 1)
     }
 
+    /// `-` without `--jsonl` is one document read from standard input, named so in its lines.
+    @Test func validateReadsOneDocumentFromStandardInput() throws {
+        guard case .map(let stored)? = try Self.flightGolden()["stored"] else {
+            Issue.record("flight golden has no stored form")
+            return
+        }
+        var wrong = stored
+        wrong["rating"] = .string("5")
+        for (document, lines, status) in [
+            (stored, ["1 passed, 0 failed"], Int32(0)),
+            (
+                wrong,
+                [
+                    "(standard input): /rating: schema.type: FlightDocument.rating is integer, found string",
+                    "0 passed, 1 failed",
+                ], 1
+            ),
+        ] {
+            let dir = try ConformanceCLI.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("flight.json")
+            try Data(CanonicalJSON.compactString(.map(document)).utf8).write(to: file)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try #require(ConformanceCLI.executable))
+            p.arguments = ["validate", "--collection", "flights", "-"]
+            p.standardInput = try FileHandle(forReadingFrom: file)
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(o.split(separator: "\n").map(String.init) == lines, "\(o)")
+            #expect(p.terminationStatus == status)
+        }
+    }
+
     /// `check DIR` over output files named as the goldens: the golden flight passes, a changed one fails.
     @Test func checkComparesOutputFilesWithTheGoldens() throws {
         let golden = try Self.flightGolden()
