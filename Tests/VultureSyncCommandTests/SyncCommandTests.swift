@@ -185,10 +185,15 @@ struct SyncCommandLocalTests {
             do {
                 _ = try CommandRun.run(base(dir) + ["edit", "flights", id, argument])
                 Issue.record("\(argument) was accepted")
-            } catch let SyncCommandError.value(a, p, r, _) {
+            } catch let SyncCommandError.value(a, p, r, m) {
                 #expect(a == argument)
                 #expect(p == pointer, "\(argument)")
                 #expect(r == rule, "\(argument)")
+                // The line shows a long argument by its start and length.
+                let line = SyncCommandError.value(argument: a, pointer: p, rule: r, message: m).description
+                let shown = argument.count <= 100 ? argument : "\(argument.prefix(60))… (\(argument.count) characters)"
+                #expect(line.hasPrefix("\(shown): "), "\(line.prefix(200))")
+                #expect(argument.count <= 100 || line.count < 300, "\(line.prefix(200))")
             }
         }
         #expect(try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields["rating"] == .integer(0))
