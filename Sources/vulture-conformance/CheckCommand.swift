@@ -17,9 +17,10 @@ enum CheckCommand {
         in canonical typed JSON. Each is compared with the golden by typed value; cases without
         an output are skipped, and a difference is reported at its place in the output file
         (/write/…, /stored/…, /path). An output file that is malformed (an unknown member, an
-        error that is not a rule id string, a case id the golden file does not have, a case
-        answered twice) fails, and so does a file in schema/ or vectors/ that no golden is named
-        as; a golden-named path that cannot be read (a folder, a dangling link) is an I/O error.
+        error that is not a string, a case id the golden file does not have, a case answered
+        twice) fails, and so does a file in schema/ or vectors/ that no golden is named as; an
+        error string that is no rule id fails its case, and the report says so. A golden-named
+        path that cannot be read (a folder, a dangling link) is an I/O error.
         --only, --platform and --write-failure-list work as for a run.
 
         Exit status: 0 no unexpected difference and the failure list is exact; 1 differences;
