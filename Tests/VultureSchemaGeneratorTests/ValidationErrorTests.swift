@@ -224,6 +224,21 @@ import Testing
         #expect(copy.loadErrors().map(\.description) == ["Spec/pins.tsv: cannot read the file (missing?)"])
     }
 
+    /// A byte that is no UTF-8 is named by its line and place, and alone: the rows the table could
+    /// not give would otherwise seem missing to every check across tables.
+    @Test func aTableThatIsNotUTF8IsNamedByItsLineAlone() throws {
+        let copy = try SpecCopy()
+        let url = copy.directory.appendingPathComponent("fields.tsv")
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let third = try #require(bytes.indices.filter { bytes[$0] == 0x0A }.dropFirst(2).first)
+        bytes.insert(contentsOf: [0x61, 0xFF], at: third + 1)
+        try Data(bytes).write(to: url)
+        #expect(
+            copy.loadErrors().map(\.description) == [
+                "Spec/fields.tsv:4: the file is not UTF-8: byte 2 of the line is 0xFF"
+            ])
+    }
+
     @Test func everyProblemIsReportedNotOnlyTheFirst() throws {
         let copy = try SpecCopy()
         let type = try copy.replaceLine("fields.tsv", startingWith: "TaskDocument\tname\t") {

@@ -10,7 +10,10 @@ extension SchemaSpec {
     ///   and the cross-table checks of ``validate()``); nothing is thrown for a clean spec.
     public static func load(from directory: URL) throws -> SchemaSpec {
         let (spec, readErrors) = read(from: directory)
-        let errors = readErrors + spec.validate()
+        // A table that could not be read at all leaves the cross-table checks nothing but a cascade
+        // of rows that seem missing: its own error comes alone, until the file reads.
+        let unreadTable = readErrors.contains { $0.line == 0 || $0.message.hasPrefix(Self.notUTF8) }
+        let errors = readErrors + (unreadTable ? [] : spec.validate())
         guard errors.isEmpty else { throw SpecErrors(errors) }
         return spec
     }
@@ -29,12 +32,36 @@ extension SchemaSpec {
                 continue
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                reader.errors.append(SpecError(file: display, line: 0, message: "the file is not UTF-8"))
+                let at = firstNonUTF8(data)
+                let place = at.map { ": byte \($0.column) of the line is \(String(format: "0x%02X", $0.byte))" } ?? ""
+                reader.errors.append(SpecError(file: display, line: at?.line ?? 0, message: Self.notUTF8 + place))
                 continue
             }
             reader.read(text, as: table)
         }
         return (reader.spec, reader.errors)
+    }
+
+    /// The start of the message for a table whose bytes are not UTF-8.
+    static let notUTF8 = "the file is not UTF-8"
+
+    /// Where the first byte that is no part of a UTF-8 sequence is: its line (1-based), its byte in
+    /// that line (1-based) and its value; nil when every byte is.
+    static func firstNonUTF8(_ data: Data) -> (line: Int, column: Int, byte: UInt8)? {
+        let bytes = [UInt8](data)
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error:
+                let before = bytes[..<offset]
+                let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
+                return (before.count { $0 == 0x0A } + 1, offset - lineStart + 1, bytes[offset])
+            }
+        }
     }
 
     /// Reads one table's text into `spec` (for tests and tools that hold tables in memory).
