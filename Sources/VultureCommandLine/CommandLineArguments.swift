@@ -137,7 +137,7 @@ public struct CommandLineArguments: Sendable {
     ///   - arguments: the command line after the program name.
     ///   - names: the subcommands there are, in the order the message lists them.
     /// - Throws: when the first argument is not one of `names`: `HelpRequest` when `--help` or `-h`
-    ///   comes before any `--`, else `UsageError` `missing command: one of A, B` (no argument),
+    ///   comes before any `--`, else `UsageError` `missing command: one of A, B` (no argument, or `--`),
     ///   `missing command before --opt (the command comes first): one of A, B` (an option first) or
     ///   `unknown command 'X'; one of A, B`.
     public static func subcommand(
@@ -148,7 +148,9 @@ public struct CommandLineArguments: Sendable {
             throw HelpRequest()
         }
         let choices = "one of \(names.joined(separator: ", "))"
-        guard let first = arguments.first else { throw UsageError(message: "missing command: \(choices)") }
+        guard let first = arguments.first, first != "--" else {
+            throw UsageError(message: "missing command: \(choices)")
+        }
         if first.hasPrefix("-") {
             // An option, valid or not, cannot be judged before the command that owns it.
             throw UsageError(message: "missing command before \(first) (the command comes first): \(choices)")

@@ -16,7 +16,7 @@ import Foundation
 public struct CommandLineTool: Sendable {
     /// The executable's name, the first word of every message (`vulture-goldens`).
     public var name: String
-    /// The usage text printed for `--help` (stdout) and after a usage error (stderr).
+    /// The usage text printed for `--help` (stdout); after a usage error, its synopsis (stderr).
     public var usage: String
 
     public init(name: String, usage: String) {
@@ -89,6 +89,7 @@ public struct CommandLineTool: Sendable {
     /// that a usage error's message is not buried under the whole help.
     static func synopsis(of usage: String) -> String {
         usage.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }
             .prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.joined(separator: "\n")
     }
 

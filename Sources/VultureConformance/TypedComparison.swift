@@ -46,11 +46,7 @@ public struct ValueDifference: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         func show(_ v: FirestoreValue?) -> String {
             guard let v else { return "(absent)" }
-            let text = CanonicalJSON.compactString(v)
-            let count = text.unicodeScalars.count
-            guard count > Self.maximumShownCharacters else { return "\(v.typeName) \(text)" }
-            return
-                "\(v.typeName) \(String(text.unicodeScalars.prefix(Self.maximumShownCharacters)))… (\(count) characters)"
+            return "\(v.typeName) \(CanonicalJSON.compactString(v).excerpt(scalars: Self.maximumShownCharacters))"
         }
         var s =
             "\(pointer.isEmpty ? "/" : pointer): \(kind.rawValue): expected \(show(expected)), actual \(show(actual))"

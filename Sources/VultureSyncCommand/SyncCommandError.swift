@@ -22,12 +22,6 @@ public enum SyncCommandError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A state directory made for another uid, or one this version cannot read.
     case state(path: String, reason: String)
 
-    /// An argument as a message shows it: whole up to 100 characters, else its first 60 and its
-    /// length, so that a refused 10,001-character value does not fill the terminal.
-    static func shown(_ argument: String) -> String {
-        argument.count <= 100 ? argument : "\(argument.prefix(60))… (\(argument.count) characters)"
-    }
-
     /// One line: `PATH:LINE: RULE: message`, `ARGUMENT: /pointer: RULE: message`, ….
     public var description: String {
         switch self {
@@ -35,7 +29,7 @@ public enum SyncCommandError: Error, Sendable, Equatable, CustomStringConvertibl
         case .igc(let path, let line, let rule, let message):
             "\(path)\(line > 0 ? ":\(line)" : ""): \(rule): \(message)"
         case .value(let argument, let pointer, let rule, let message):
-            "\(Self.shown(argument)): \(pointer.isEmpty ? "" : pointer + ": ")\(rule): \(message)"
+            "\(argument.excerpt(scalars: 100)): \(pointer.isEmpty ? "" : pointer + ": ")\(rule): \(message)"
         case .record(let message): message
         case .state(let path, let reason): "\(path): \(reason)"
         }

@@ -101,7 +101,12 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
     }
     let names = parsed.positionals
     let unknown = names.filter { name in !benchmarks.contains { $0.name == name } }
-    guard unknown.isEmpty else { throw UsageError(message: "unknown benchmark \(unknown.joined(separator: ", "))") }
+    guard unknown.isEmpty else {
+        throw UsageError(
+            message:
+                "unknown benchmark \(unknown.joined(separator: ", ")); one of \(benchmarks.map(\.name).joined(separator: ", "))"
+        )
+    }
     #if DEBUG
         print("note: this is a debug build; run `swift run -c release vulture-benchmark` for meaningful numbers")
     #endif

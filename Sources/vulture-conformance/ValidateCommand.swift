@@ -11,8 +11,9 @@ enum ValidateCommand {
         usage: vulture-conformance validate [--form write|stored] [--format canonical|rest] [--collection NAME]
                                             [--strict] [--merge] [--jsonl] FILE|DIR…
 
-        Checks each FILE (- for standard input), a document in canonical typed JSON (default) or
-        Firestore REST JSON, against the schema. Prints one line per violation, `FILE: /json/pointer: RULE-ID: message`.
+        Checks each FILE (- for standard input, once; named "(standard input)" in messages), a
+        document in canonical typed JSON (default) or Firestore REST JSON, against the schema.
+        Prints one line per violation, `FILE: /json/pointer: RULE-ID: message`.
           --form        write (sentinels where the schema writes them) or stored (default)
           --format      canonical (default) or rest (a Firestore REST Document)
           --collection  flights, tasks, mapFiles, homebases, recentCompetitions, settings or users;
@@ -65,6 +66,9 @@ enum ValidateCommand {
         let args = try CommandLineArguments(
             arguments, valueOptions: ["form", "format", "collection"], flags: ["strict", "merge", "jsonl"])
         guard !args.positionals.isEmpty else { throw UsageError(message: "give at least one FILE") }
+        if args.positionals.count { $0 == "-" } > 1 {
+            throw UsageError(message: "- (standard input) can be given once: it is read once")
+        }
         let merge = args.flag("merge")
         guard let form = DocumentForm(rawValue: args.option("form") ?? (merge ? "write" : "stored")) else {
             throw UsageError(message: "--form is write or stored")
@@ -238,11 +242,21 @@ enum DocumentFiles {
         }
     }
 
+    /// How messages name an input: `-` is standard input.
+    static func displayName(_ path: String) -> String { path == "-" ? "(standard input)" : path }
+
+    /// A descriptor to read the input at `path` from (`-`: standard input, never closed), or -1
+    /// with `errno` set.
+    static func openInput(_ path: String) -> Int32 {
+        path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    }
+
     /// `path` itself, or every `*.json` file under the folder `path` in byte order of their paths,
     /// with the document path of those at `users/{uid}.json` or `users/{uid}/COLLECTION/{id}.json`.
     /// - Throws: ``ListingError`` for a folder that cannot be listed, ``EmptyFolderError`` for one
     ///   with no `*.json` file under it.
     static func inputs(at path: String) throws -> [Input] {
+        if path == "-" { return [Input(path: path)] }
         var st = stat()
         guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return [Input(path: path)] }
         var relative: [String] = []
@@ -353,7 +367,7 @@ enum DocumentFiles {
                         continue
                     }
                     let (lines, failed) = ValidateCommand.check(
-                        buffer[...], file: input.path == "-" ? "(standard input)" : input.path,
+                        buffer[...], file: displayName(input.path),
                         documentPath: input.documentPath, checks: checks,
                         reader: reader)
                     results.set(k, .checked(lines, failed: failed))
@@ -368,9 +382,9 @@ enum DocumentFiles {
     /// - Returns: nil, or what went wrong, as "cannot read PATH: reason".
     static func read(_ path: String, into buffer: inout [UInt8]) -> String? {
         func problem(_ operation: String, _ code: Int32) -> String {
-            "cannot \(operation) \(path == "-" ? "(standard input)" : path): \(String(cString: strerror(code)))"
+            "cannot \(operation) \(displayName(path)): \(String(cString: strerror(code)))"
         }
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        let fd = openInput(path)
         guard fd >= 0 else { return problem("open", errno) }
         defer { if fd != STDIN_FILENO { close(fd) } }
         var st = stat()
@@ -456,13 +470,13 @@ enum DocumentStream {
 
     /// Checks every line of `file` (`-` for standard input); false when it could not be read.
     static func check(_ file: String, checks: ValidateCommand.Checks, summary: inout RunSummary) -> Bool {
-        let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
+        let fd = DocumentFiles.openInput(file)
         guard fd >= 0 else {
             printError("vulture-conformance validate: cannot open \(file): \(String(cString: strerror(errno)))")
             return false
         }
         defer { if fd != STDIN_FILENO { close(fd) } }
-        let name = file == "-" ? "(standard input)" : file
+        let name = DocumentFiles.displayName(file)
         var buffer: [UInt8] = []
         var firstLine = 1
         // Bytes of an over-long line are dropped up to its end.

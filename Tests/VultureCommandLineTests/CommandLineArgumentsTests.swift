@@ -85,6 +85,9 @@ struct CommandLineArgumentsTests {
         #expect(throws: UsageError(message: "missing command: one of write, check")) {
             try CommandLineArguments.subcommand(of: [], among: names)
         }
+        #expect(throws: UsageError(message: "missing command: one of write, check")) {
+            try CommandLineArguments.subcommand(of: ["--", "write"], among: names)
+        }
         #expect(
             throws: UsageError(message: "missing command before --root (the command comes first): one of write, check")
         ) {

@@ -277,8 +277,13 @@ struct CommandLineTests {
             defer { try? FileManager.default.removeItem(at: dir) }
             let file = dir.appendingPathComponent("flight.json")
             try Data(CanonicalJSON.compactString(.map(document)).utf8).write(to: file)
+            // A folder named - where it runs is not what - means.
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent("-"), withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: dir.appendingPathComponent("-/x.json"))
             let p = Process()
             p.executableURL = URL(fileURLWithPath: try #require(ConformanceCLI.executable))
+            p.currentDirectoryURL = dir
             p.arguments = ["validate", "--collection", "flights", "-"]
             p.standardInput = try FileHandle(forReadingFrom: file)
             let out = Pipe()
@@ -288,6 +293,14 @@ struct CommandLineTests {
             p.waitUntilExit()
             #expect(o.split(separator: "\n").map(String.init) == lines, "\(o)")
             #expect(p.terminationStatus == status)
+        }
+        // Standard input is read once; a second - would find it empty (or share it, read on two cores).
+        for arguments in [["-", "-"], ["--jsonl", "-", "-"]] {
+            let twice = try ConformanceCLI.run(["validate"] + arguments)
+            #expect(twice.status == 2)
+            #expect(
+                twice.stderr.hasPrefix("vulture-conformance validate: - (standard input) can be given once"),
+                "\(twice.stderr)")
         }
     }
 

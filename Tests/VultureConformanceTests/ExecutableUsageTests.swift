@@ -49,7 +49,14 @@ struct ExecutableUsageTests {
         ("vulture-reference-testee", ["--bogus"], "vulture-reference-testee: unknown option --bogus"),
         ("vulture-reference-testee", ["x"], "vulture-reference-testee: expected no arguments, got 1 argument(s)"),
         ("vulture-benchmark", ["--bogus"], "vulture-benchmark: unknown option --bogus"),
-        ("vulture-benchmark", ["json", "jsno"], "vulture-benchmark: unknown benchmark jsno"),
+        (
+            "vulture-benchmark", ["json", "jsno"],
+            "vulture-benchmark: unknown benchmark jsno; one of json, validate, ids, writes, sync, store, simulate, fuzz"
+        ),
+        (
+            "vulture-sync", ["bogus", "--uid", "u"],
+            "vulture-sync: unknown command 'bogus'; one of import, edit, open, delete, push, pull, sync, status, dump"
+        ),
         ("vulture-goldens", ["check", "--bogus"], "vulture-goldens check: unknown option --bogus"),
         ("vulture-goldens", ["write", "--root"], "vulture-goldens write: --root needs a value"),
         ("vulture-goldens", [], "vulture-goldens: missing command: one of write, check"),

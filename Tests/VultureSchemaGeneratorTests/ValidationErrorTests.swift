@@ -239,6 +239,18 @@ import Testing
             ])
     }
 
+    /// So is a header without a required column: the table gives no rows, and its error comes alone.
+    @Test func aHeaderWithoutARequiredColumnIsReportedAlone() throws {
+        let copy = try SpecCopy()
+        let line = try copy.replaceLine("fields.tsv", startingWith: "owner\t") { "proprietor" + $0.dropFirst(5) }
+        #expect(
+            copy.loadErrors().map(\.description) == [
+                "Spec/fields.tsv:\(line): missing required column 'owner'",
+                "Spec/fields.tsv:\(line): unknown column 'proprietor'; expected columns: owner, field, type, presence, "
+                    + "nullable, default, unit, limit, writeAs, android, ios, since, meaning, source",
+            ])
+    }
+
     @Test func everyProblemIsReportedNotOnlyTheFirst() throws {
         let copy = try SpecCopy()
         let type = try copy.replaceLine("fields.tsv", startingWith: "TaskDocument\tname\t") {

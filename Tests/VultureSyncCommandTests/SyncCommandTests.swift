@@ -172,6 +172,8 @@ struct SyncCommandLocalTests {
             ("rating=4.5", "/rating", "schema.type"),
             ("rating=four", "/rating", "json.syntax"),
             ("comments=\(String(repeating: "x", count: 10_001).debugDescription)", "/comments", "schema.max-chars"),
+            // One Character of 10,001 scalars: too long, and shown by its scalars.
+            ("comments=\"e\(String(repeating: "\u{301}", count: 10_000))\"", "/comments", "schema.max-chars"),
             ("bogus=1", "/bogus", "schema.unknown-field"),
             ("updatedBy=\"me\"", "/updatedBy", "edit.engine-field"),
             ("igc=null", "/igc", "edit.engine-field"),
@@ -189,11 +191,13 @@ struct SyncCommandLocalTests {
                 #expect(a == argument)
                 #expect(p == pointer, "\(argument)")
                 #expect(r == rule, "\(argument)")
-                // The line shows a long argument by its start and length.
+                // The line shows a long argument by its first 100 scalars and its length.
                 let line = SyncCommandError.value(argument: a, pointer: p, rule: r, message: m).description
-                let shown = argument.count <= 100 ? argument : "\(argument.prefix(60))… (\(argument.count) characters)"
-                #expect(line.hasPrefix("\(shown): "), "\(line.prefix(200))")
-                #expect(argument.count <= 100 || line.count < 300, "\(line.prefix(200))")
+                #expect(argument.unicodeScalars.count <= 100 || line.unicodeScalars.count < 300, "\(line.prefix(200))")
+                if argument.hasPrefix("comments=\"xxx") {
+                    let shown = "comments=\"" + String(repeating: "x", count: 90) + "… (10012 characters)"
+                    #expect(line == "\(shown): /comments: schema.max-chars: \(m)")
+                }
             }
         }
         #expect(try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields["rating"] == .integer(0))

@@ -87,7 +87,8 @@ struct LocalStoreTests {
             case "file": try FileLocalStore(directory: dir)
             case "sqlite": try SQLiteLocalStore(directory: dir)
             case "defaults": DefaultReads()
-            default: InMemoryLocalStore()
+            case "memory": InMemoryLocalStore()
+            default: throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "no store \(kind)"])
             }
         for (id, comments) in [("a", "keep"), ("b", "drop"), ("d", "keep"), ("e", "keep")] {
             store.put(Self.row(.flights, id, comments))

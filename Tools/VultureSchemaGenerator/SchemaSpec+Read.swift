@@ -7,15 +7,15 @@ extension SchemaSpec {
     /// Errors are named `<folder>/<file>:<line>` with the folder's last path component
     /// (`Spec/fields.tsv:12: duplicate field …`).
     /// - Throws: ``SpecErrors`` holding every problem found (unreadable or missing files, malformed rows,
-    ///   and the cross-table checks of ``validate()``); nothing is thrown for a clean spec.
+    ///   and the cross-table checks of ``validate()``); nothing is thrown for a clean spec. When a
+    ///   table cannot be read at all (missing, not UTF-8, no header or a required column missing
+    ///   from it), the cross-table checks are not run: they would only report the rows it could
+    ///   not give as missing.
     public static func load(from directory: URL) throws -> SchemaSpec {
-        let (spec, readErrors) = read(from: directory)
-        // A table that could not be read at all leaves the cross-table checks nothing but a cascade
-        // of rows that seem missing: its own error comes alone, until the file reads.
-        let unreadTable = readErrors.contains { $0.line == 0 || $0.message.hasPrefix(Self.notUTF8) }
-        let errors = readErrors + (unreadTable ? [] : spec.validate())
+        let reader = readTables(from: directory)
+        let errors = reader.errors + (reader.unreadTables.isEmpty ? reader.spec.validate() : [])
         guard errors.isEmpty else { throw SpecErrors(errors) }
-        return spec
+        return reader.spec
     }
 
     /// Reads every table of `directory` without the cross-table checks.
@@ -23,27 +23,33 @@ extension SchemaSpec {
     /// - Returns: the rows that could be read, and the problems of the files and rows themselves
     ///   (a row with a problem in a cell the model needs is left out).
     public static func read(from directory: URL) -> (spec: SchemaSpec, errors: [SpecError]) {
+        let reader = readTables(from: directory)
+        return (reader.spec, reader.errors)
+    }
+
+    /// Every table of `directory` read, with the tables that could not be read at all.
+    static func readTables(from directory: URL) -> SpecReader {
         var reader = SpecReader(folderName: directory.lastPathComponent)
         for table in SpecTable.allCases {
             let url = directory.appendingPathComponent(table.fileName)
             let display = reader.display(table)
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 reader.errors.append(SpecError(file: display, line: 0, message: "cannot read the file (missing?)"))
+                reader.unreadTables.insert(table)
                 continue
             }
             guard let text = String(data: data, encoding: .utf8) else {
                 let at = firstNonUTF8(data)
                 let place = at.map { ": byte \($0.column) of the line is \(String(format: "0x%02X", $0.byte))" } ?? ""
-                reader.errors.append(SpecError(file: display, line: at?.line ?? 0, message: Self.notUTF8 + place))
+                reader.errors.append(
+                    SpecError(file: display, line: at?.line ?? 0, message: "the file is not UTF-8" + place))
+                reader.unreadTables.insert(table)
                 continue
             }
             reader.read(text, as: table)
         }
-        return (reader.spec, reader.errors)
+        return reader
     }
-
-    /// The start of the message for a table whose bytes are not UTF-8.
-    static let notUTF8 = "the file is not UTF-8"
 
     /// Where the first byte that is no part of a UTF-8 sequence is: its line (1-based), its byte in
     /// that line (1-based) and its value; nil when every byte is.
@@ -81,6 +87,8 @@ struct SpecReader {
     let folderName: String
     var spec = SchemaSpec()
     var errors: [SpecError] = []
+    /// Tables none of whose rows could be read (missing, not UTF-8, an unusable header).
+    var unreadTables: Set<SpecTable> = []
 
     init(folderName: String) { self.folderName = folderName }
 
@@ -89,7 +97,10 @@ struct SpecReader {
     mutating func read(_ text: String, as table: SpecTable) {
         let (parsed, tableErrors) = TSVTable.parse(text, file: display(table), columns: table.columns)
         errors += tableErrors
-        guard let parsed else { return }
+        guard let parsed else {
+            unreadTables.insert(table)
+            return
+        }
         for row in parsed.rows {
             switch table {
             case .collections: readCollection(row)

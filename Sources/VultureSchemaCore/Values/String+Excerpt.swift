@@ -1,0 +1,10 @@
+extension String {
+    /// The text as a one-line message shows it: whole up to `limit` Unicode scalars, else its first
+    /// `limit` and its length (`abc… (10012 characters)`), so that a long value does not fill the
+    /// terminal. Counted in scalars, not Characters: one Character can hold thousands of marks.
+    package func excerpt(scalars limit: Int) -> String {
+        let count = unicodeScalars.count
+        guard count > limit else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.prefix(limit))) + "… (\(count) characters)"
+    }
+}
