@@ -22,14 +22,17 @@ enum ConformanceCLI {
         return nil
     }
 
-    /// Runs `executable` (default: vulture-conformance) with `arguments`, optionally in `directory`.
+    /// Runs `executable` (default: vulture-conformance) with `arguments`, optionally in `directory`
+    /// and with the file `standardInput` as its standard input.
     static func run(
-        _ arguments: [String], executable: String? = executable, in directory: URL? = nil
+        _ arguments: [String], executable: String? = executable, in directory: URL? = nil,
+        standardInput: URL? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try #require(executable))
         p.arguments = arguments
         if let directory { p.currentDirectoryURL = directory }
+        if let standardInput { p.standardInput = try FileHandle(forReadingFrom: standardInput) }
         let out = Pipe()
         let err = Pipe()
         p.standardOutput = out
@@ -242,17 +245,10 @@ struct CommandLineTests {
                 "\(file.path):4:10: /a/1: json.syntax: unexpected ']', expected a value",
                 "2 passed, 2 failed",
             ], "\(r.stdout)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(ConformanceCLI.executable))
-        p.arguments = ["validate", "--jsonl", "--collection", "flights", "-"]
-        p.standardInput = try FileHandle(forReadingFrom: file)
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(o.hasPrefix("(standard input):3: /rating: schema.type"))
-        #expect(p.terminationStatus == 1)
+        let piped = try ConformanceCLI.run(
+            ["validate", "--jsonl", "--collection", "flights", "-"], standardInput: file)
+        #expect(piped.stdout.hasPrefix("(standard input):3: /rating: schema.type"))
+        #expect(piped.status == 1)
     }
 
     /// `-` without `--jsonl` is one document read from standard input, named so in its lines.
@@ -281,18 +277,10 @@ struct CommandLineTests {
             try FileManager.default.createDirectory(
                 at: dir.appendingPathComponent("-"), withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: dir.appendingPathComponent("-/x.json"))
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try #require(ConformanceCLI.executable))
-            p.currentDirectoryURL = dir
-            p.arguments = ["validate", "--collection", "flights", "-"]
-            p.standardInput = try FileHandle(forReadingFrom: file)
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(o.split(separator: "\n").map(String.init) == lines, "\(o)")
-            #expect(p.terminationStatus == status)
+            let r = try ConformanceCLI.run(
+                ["validate", "--collection", "flights", "-"], in: dir, standardInput: file)
+            #expect(r.stdout.split(separator: "\n").map(String.init) == lines, "\(r.stdout)")
+            #expect(r.status == status)
         }
         // Standard input is read once; a second - would find it empty (or share it, read on two cores).
         for arguments in [["-", "-"], ["--jsonl", "-", "-"]] {
