@@ -234,7 +234,7 @@ extension SyncEngine {
         var bytes = 0
         let maxWrites = max(1, configuration.mechanisms.batchMaxWrites)
         let maxBytes = configuration.mechanisms.batchMaxPayloadBytes
-        for row in store.rows(collection, where: \.isDirty)
+        for row in Draining(store.rows(collection, where: \.isDirty))
         where !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
             && !isCountedTombstone(row)
         {
@@ -362,7 +362,7 @@ extension SyncEngine {
             ? 1 : max(1, commitsInFlight)
         let groupSize = inFlight == 1 ? 1 : inFlight * 8
         var group: [Reservation] = []
-        for var row in store.rows(collection, where: { $0.pendingBlobMap != nil && !$0.isTombstone })
+        for var row in Draining(store.rows(collection, where: { $0.pendingBlobMap != nil && !$0.isTombstone }))
         where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
                 case .integer(let size)? = map[StorageObjectKind.MapField.gzBytes]
@@ -643,7 +643,7 @@ extension SyncEngine {
             guard case .map(let map)? = row.fields[kind.mapField] else { return false }
             return map[StorageObjectKind.MapField.uploaded] == .boolean(false) && !row.isTombstone
         }
-        for var row in reserved {
+        for var row in Draining(consume reserved) {
             guard case .map(var map)? = row.fields[kind.mapField],
                 map[StorageObjectKind.MapField.uploaded] == .boolean(false),
                 let path = blobPath(row), let gz = store.blob(path)
@@ -756,4 +756,18 @@ extension SyncEngine {
         store.state.profile = profile
         try commitStore()
     }
+}
+
+/// An array's elements front to back, each moved out as the loop reaches it: a row a pass is done
+/// with is freed while it is still in cache, not in one cold sweep over 50,000 rows when the array
+/// dies at the end of the pass.
+struct Draining<Element>: Sequence, IteratorProtocol {
+    private var reversed: [Element]
+
+    init(_ elements: consuming [Element]) {
+        reversed = elements
+        reversed.reverse()
+    }
+
+    mutating func next() -> Element? { reversed.popLast() }
 }
