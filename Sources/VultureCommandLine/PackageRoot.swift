@@ -3,7 +3,7 @@ import Foundation
 /// A folder a generator was pointed at that is not this package's root: it lacks `Package.swift`
 /// or one of the entries the generator reads. `CommandLineTool.run` prints it in one line, exit 2.
 public struct NotPackageRootError: Error, Equatable, CustomStringConvertible {
-    /// The folder given (`--root DIR`, or the current directory).
+    /// The folder given (`--root DIR`, or the current directory); empty when `--root ""` was given.
     public var root: String
     /// The entries a package root holds for this tool (`Package.swift`, `Spec/`).
     public var entries: [String]
@@ -14,7 +14,10 @@ public struct NotPackageRootError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(root) is not the package root (no \(entries.joined(separator: " and "))); run it there or give --root"
+        let holding = entries.joined(separator: " and ")
+        // `URL(fileURLWithPath: "")` is the current directory: an empty --root is refused, not read as it.
+        if root.isEmpty { return "--root is empty; give the package root (the folder with \(holding))" }
+        return "\(root) is not the package root (no \(holding)); run it there or give --root"
     }
 }
 
@@ -24,10 +27,12 @@ extension CommandLineArguments {
     /// `/` must be a folder, any other a file).
     ///
     /// - Parameter entries: what the tool reads besides `Package.swift` (`["Spec/"]`, `["Goldens/VERSION"]`).
-    /// - Throws: `NotPackageRootError` naming the folder and every entry it should hold.
+    /// - Throws: `NotPackageRootError` naming the folder and every entry it should hold, or an empty `--root`.
     public func packageRoot(holding entries: [String]) throws(NotPackageRootError) -> URL {
-        let root = URL(fileURLWithPath: option("root") ?? FileManager.default.currentDirectoryPath)
         let wanted = ["Package.swift"] + entries
+        let given = option("root")
+        if given == "" { throw NotPackageRootError(root: "", entries: wanted) }
+        let root = URL(fileURLWithPath: given ?? FileManager.default.currentDirectoryPath)
         for entry in wanted {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(

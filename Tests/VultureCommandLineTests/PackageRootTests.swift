@@ -33,4 +33,13 @@ struct PackageRootTests {
             try args.packageRoot(holding: ["Goldens/VERSION"])
         }
     }
+
+    @Test func anEmptyRootIsRefusedNotTakenAsTheCurrentDirectory() throws {
+        let args = try CommandLineArguments(["--root", ""], valueOptions: ["root"])
+        let refusal = NotPackageRootError(root: "", entries: ["Package.swift", "Spec/"])
+        #expect(
+            refusal.description == "--root is empty; give the package root (the folder with Package.swift and Spec/)")
+        // Whatever the current directory holds (the package root, under swift test), it is not read.
+        #expect(throws: refusal) { try args.packageRoot(holding: ["Spec/"]) }
+    }
 }
