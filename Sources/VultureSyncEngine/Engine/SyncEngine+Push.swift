@@ -766,7 +766,9 @@ struct Draining<Element>: Sequence, IteratorProtocol {
 
     init(_ elements: consuming [Element]) {
         reversed = elements
-        reversed.reverse()
+        // Through the buffer, the swaps move the rows; `Array.reverse()` copies each (a retain of
+        // every reference a row holds, all cold at 50,000 rows).
+        reversed.withUnsafeMutableBufferPointer { $0.reverse() }
     }
 
     mutating func next() -> Element? { reversed.popLast() }
