@@ -195,13 +195,17 @@ let package = Package(
                 "VultureSyncCommand", "VultureSimulation", "VultureFirestoreTesting", "VultureSchemaCore",
             ]
         ),
+        // Test support, in no product: runs the package's executables and system tools, both output
+        // pipes read while the child writes.
+        .target(name: "VultureChildProcess", path: "Tests/VultureChildProcess"),
+        .testTarget(name: "VultureChildProcessTests", dependencies: ["VultureChildProcess"]),
         .testTarget(
             name: "VultureCommandLineTests",
             dependencies: ["VultureCommandLine"]
         ),
         .testTarget(
             name: "VultureSyncSchemaTests",
-            dependencies: ["VultureSyncSchema", "CZlib", "VultureSchemaCore"],
+            dependencies: ["VultureSyncSchema", "CZlib", "VultureSchemaCore", "VultureChildProcess"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -223,14 +227,14 @@ let package = Package(
             name: "VultureSyncCommandTests",
             dependencies: [
                 "VultureSyncCommand", "VultureSyncEngine", "VultureEmulators", "VultureSyncSchema",
-                "VultureCommandLine", "VultureFirestore", "VultureSchemaCore",
+                "VultureCommandLine", "VultureFirestore", "VultureSchemaCore", "VultureChildProcess",
             ]
         ),
         .testTarget(
             name: "VultureSimulationTests",
             dependencies: [
                 "VultureSimulation", "VultureSyncEngine", "VultureFirestore", "VultureEmulators", "VultureScenarios",
-                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncSchema",
+                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncSchema", "VultureChildProcess",
             ]
         ),
         .testTarget(
@@ -238,7 +242,7 @@ let package = Package(
             dependencies: [
                 "VultureConformance", "VultureTesteeProcess", "VultureSyncSchema", "VultureGoldens", "VultureFirestore",
                 "VultureSyncEngine", "VultureScenarios", "VultureFirestoreTesting", "VultureSyncTesting",
-                "VultureReference", "VultureSchemaCore",
+                "VultureReference", "VultureSchemaCore", "VultureChildProcess",
             ],
             resources: [.copy("failure-list.txt"), .copy("known-failures.txt")]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 import VultureConformance
 import VultureSchemaCore
 import VultureSyncSchema
@@ -23,25 +24,15 @@ enum ConformanceCLI {
     }
 
     /// Runs `executable` (default: vulture-conformance) with `arguments`, optionally in `directory`
-    /// and with the file `standardInput` as its standard input.
+    /// and with the file `standardInput` as its standard input (else the null device).
     static func run(
         _ arguments: [String], executable: String? = executable, in directory: URL? = nil,
         standardInput: URL? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(executable))
-        p.arguments = arguments
-        if let directory { p.currentDirectoryURL = directory }
-        if let standardInput { p.standardInput = try FileHandle(forReadingFrom: standardInput) }
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try ChildProcess.run(
+            try #require(executable), arguments, input: standardInput.map { .file($0) } ?? .none,
+            currentDirectory: directory)
+        return (r.status, r.stdout, r.stderr)
     }
 
     static func temporaryDirectory() throws -> URL {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 import VultureSimulation
 
 /// `vulture-simulate` as CI runs it. `--jobs N` runs seeds on N worker threads: each seed is a world of
@@ -20,18 +21,8 @@ import VultureSimulation
     }
 
     static func simulate(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(executable, "vulture-simulate is built with the tests"))
-        p.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try ChildProcess.run(try #require(executable, "vulture-simulate is built with the tests"), arguments)
+        return (r.status, r.stdout, r.stderr)
     }
 
     @Test func oneJobAndTwoJobsPrintTheSameHashesInSeedOrder() throws {

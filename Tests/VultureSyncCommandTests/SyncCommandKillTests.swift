@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 import VultureEmulators
 import VultureFirestore
 import VultureSyncCommand
@@ -160,34 +161,9 @@ struct KilledCommand {
     }()
 
     static func run(_ arguments: [String], killAfter delay: Double?) throws -> KilledCommand {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(executable))
-        p.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        let ended = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in ended.signal() }
-        let start = DispatchTime.now().uptimeNanoseconds
-        try p.run()
-        var killed = false
-        if let delay, ended.wait(timeout: .now() + delay) == .timedOut {
-            kill(p.processIdentifier, SIGKILL)
-            killed = true
-            ended.wait()
-        } else if delay == nil {
-            ended.wait()
-        }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        // A child that ended just before the signal is no kill.
-        if killed, p.terminationReason == .exit { killed = false }
+        let r = try ChildProcess.run(try #require(executable), arguments, killAfter: delay)
         return KilledCommand(
-            status: p.terminationStatus, killed: killed,
-            output: String(decoding: o, as: UTF8.self).split(separator: "\n").map(String.init),
-            errors: String(decoding: e, as: UTF8.self), seconds: seconds)
+            status: r.status, killed: r.killed, output: r.stdout.split(separator: "\n").map(String.init),
+            errors: r.stderr, seconds: r.seconds)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 
 @testable import VultureSyncSchema
 
@@ -48,17 +49,17 @@ struct BlobCrossCheckTests {
                 let test = try IdsTestSupport.run(gzipTool, ["-t", ours.path])
                 #expect(test.status == 0, "gzip -t \(name): \(test.stderr)")
                 let dc = try IdsTestSupport.run(gzipTool, ["-dc", ours.path])
-                #expect(dc.status == 0 && dc.stdout == bytes, "gzip -dc \(name)")
+                #expect(dc.status == 0 && dc.standardOutput == bytes, "gzip -dc \(name)")
                 // Theirs at the same level: we read it, and our size is within 1% (+ 64 bytes of slack for tiny inputs).
                 let theirs = try IdsTestSupport.run(gzipTool, ["-6", "-n", "-c", raw.path])
                 #expect(theirs.status == 0)
-                #expect(try Gzip.decompress(theirs.stdout) == bytes, "our gunzip of gzip -6 \(name)")
+                #expect(try Gzip.decompress(theirs.standardOutput) == bytes, "our gunzip of gzip -6 \(name)")
                 #expect(
-                    Double(gz.count) <= Double(theirs.stdout.count) * 1.01 + 64,
-                    "size \(name): ours \(gz.count), gzip -6 \(theirs.stdout.count)")
+                    Double(gz.count) <= Double(theirs.standardOutput.count) * 1.01 + 64,
+                    "size \(name): ours \(gz.count), gzip -6 \(theirs.standardOutput.count)")
                 // gzip(1) writes multi-member output for concatenated input; we read all members.
                 let twice = try IdsTestSupport.run(gzipTool, ["-dc", ours.path, ours.path])
-                #expect(try Gzip.decompress(gz + gz) == twice.stdout)
+                #expect(try Gzip.decompress(gz + gz) == twice.standardOutput)
             }
             if let python {
                 let script =
@@ -66,7 +67,7 @@ struct BlobCrossCheckTests {
                 let py = try IdsTestSupport.run(python, ["-c", script, ours.path])
                 let expected = "\(bytes.count) \(SHA256Stream.hexDigest(of: bytes))\n"
                 #expect(
-                    py.status == 0 && String(decoding: py.stdout, as: UTF8.self) == expected,
+                    py.status == 0 && py.stdout == expected,
                     "python3 gzip \(name): \(py.stderr)")
             }
             if keep == nil { try? FileManager.default.removeItem(at: raw) }

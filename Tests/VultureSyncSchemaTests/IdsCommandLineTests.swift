@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 
 @testable import VultureSyncSchema
 
@@ -37,7 +38,7 @@ struct IdsCommandLineTests {
         let exe = try #require(IdsTestSupport.conformanceExecutable)
         let r = try IdsTestSupport.run(exe, ["id"] + arguments)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(String(decoding: r.stdout, as: UTF8.self) == id + "\n")
+        #expect(r.stdout == id + "\n")
     }
 
     @available(macOS 13, iOS 16, *)  // Regex
@@ -48,12 +49,12 @@ struct IdsCommandLineTests {
         let file = dir.appendingPathComponent("x.igc")
         try Data("abc".utf8).write(to: file)
         let r = try IdsTestSupport.run(exe, ["id", "flight", file.path])
-        #expect(String(decoding: r.stdout, as: UTF8.self) == Self.contentHash + "\n")
+        #expect(r.stdout == Self.contentHash + "\n")
         let t = try IdsTestSupport.run(exe, ["id", "task"])
         #expect(t.status == 0)
         #expect(
             try Regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n$")
-                .wholeMatch(in: String(decoding: t.stdout, as: UTF8.self)) != nil)
+                .wholeMatch(in: t.stdout) != nil)
     }
 
     /// A file over the IGC import cap (`limits.igcImportMaxRawBytes`, Spec/limits.tsv) has no flight
@@ -108,7 +109,7 @@ struct IdsCommandLineTests {
         for args in [["--help"], ["id", "--help"], ["id", "map-file", "--help"]] {
             let r = try IdsTestSupport.run(exe, args)
             #expect(r.status == 0)
-            #expect(String(decoding: r.stdout, as: UTF8.self).contains("vulture-conformance id map-file --source USER"))
+            #expect(r.stdout.contains("vulture-conformance id map-file --source USER"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 import VultureSchemaCore
 
 @testable import VultureSyncSchema
@@ -95,7 +96,7 @@ struct IdsJVMOracleTests {
         let input = names.map { IdsTestSupport.hex(Data($0.utf8)) }.joined(separator: "\n") + "\n"
         let run = try IdsTestSupport.run(java, ["-cp", dir.path, "HomebaseIds"], input: Data(input.utf8))
         #expect(run.status == 0, "java failed: \(run.stderr)")
-        let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
+        let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == names.count)
         var mismatches: [String] = []
         for (name, line) in zip(names, lines) {
@@ -149,7 +150,7 @@ struct IdsJVMOracleTests {
         try #require(compile.status == 0, "javac failed: \(compile.stderr)")
         let input = names.map { IdsTestSupport.hex(Data($0.utf8)) }.joined(separator: "\n") + "\n"
         let run = try IdsTestSupport.run(java, ["-cp", dir.path, "HomebaseIds"], input: Data(input.utf8))
-        let jvmIds = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").map {
+        let jvmIds = run.stdout.split(separator: "\n").map {
             $0.split(separator: " ").last.map(String.init) ?? ""
         }
         #expect(jvmIds == expected)
@@ -171,6 +172,6 @@ struct IdsJVMOracleTests {
         #expect(run.status == 0, "java failed: \(run.stderr)")
         let checkedIn = try Data(
             contentsOf: root.appendingPathComponent("Sources/VultureSyncSchema/Ids/Generated/JVMTextTables.swift"))
-        #expect(run.stdout == checkedIn, "regenerate with the command in Tools/jvm/GenerateJvmTextTables.java")
+        #expect(run.standardOutput == checkedIn, "regenerate with the command in Tools/jvm/GenerateJvmTextTables.java")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VultureChildProcess
 
 /// Paths and process running shared by the Ids*/Blob* tests.
 enum IdsTestSupport {
@@ -25,42 +26,12 @@ enum IdsTestSupport {
         return nil
     }
 
-    struct ProcessResult {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-    }
-
     /// Runs `executable` with `arguments`, feeding `input` on stdin; collects stdout and stderr.
     static func run(_ executable: String, _ arguments: [String], input: Data? = nil, currentDirectory: URL? = nil)
-        throws -> ProcessResult
+        throws -> ChildProcessResult
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-        try process.run()
-        // Write stdin and drain the outputs concurrently so no pipe fills up.
-        let writer = Thread {
-            if let input { inPipe.fileHandleForWriting.write(input) }
-            try? inPipe.fileHandleForWriting.close()
-        }
-        writer.start()
-        final class Box: @unchecked Sendable { var data = Data() }
-        let errBox = Box()
-        let errThread = Thread { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() }
-        errThread.start()
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while errThread.isExecuting || !errThread.isFinished { usleep(1000) }
-        return ProcessResult(
-            status: process.terminationStatus, stdout: out, stderr: String(decoding: errBox.data, as: UTF8.self))
+        try ChildProcess.run(
+            executable, arguments, input: input.map { .bytes($0) } ?? .none, currentDirectory: currentDirectory)
     }
 
     /// A fresh temporary directory.
