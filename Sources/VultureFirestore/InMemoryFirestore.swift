@@ -42,6 +42,8 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     private var sortedQueries: [FirestoreQuery: (version: Int, matches: [FirestoreQuery.SortedMatch])] = [:]
     /// The commit time at which each deleted document was deleted: its version while missing.
     private var deletions: [String: FirestoreTimestamp] = [:]
+    /// The latest commit time so far (nil before the first commit).
+    private var latestCommitTime: FirestoreTimestamp?
 
     /// An empty database.
     /// - Parameters:
@@ -58,16 +60,24 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Commits at the clock's time; server timestamps take that time truncated to milliseconds
-    /// (Firestore's request time has millisecond precision).
+    /// Commits at the clock's time, or a microsecond after the latest commit when the clock has not
+    /// moved past it: Firestore's commit times increase, so that an update time names one version of
+    /// a document and an `updateTime` precondition taken before a later commit fails after it.
+    /// Server timestamps take the commit time truncated to milliseconds (Firestore's request time
+    /// has millisecond precision).
     /// - Throws: `FirestoreError` as ``FirestoreDatabase/commit(_:)`` says.
     public func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
-        let now = clock()
+        lock.lock()
+        defer { lock.unlock() }
+        var now = clock()
+        if let latest = latestCommitTime, now <= latest {
+            now = latest.adding(microseconds: 1)
+        }
         return try commit(writes, commitTime: now, requestTime: Self.milliseconds(now))
     }
 
-    /// Commits at an explicit time, for a caller that orders commits itself (the simulation makes
-    /// commits visible out of order; the differential test replays the emulator's times).
+    /// Commits at an explicit time, for a caller that orders commits itself (the differential test
+    /// replays the emulator's times); a later ``commit(_:)->_`` still comes after it.
     /// - Parameters:
     ///   - writes: the writes, applied in order, all or none.
     ///   - commitTime: the update time of every document the commit changes.
@@ -93,6 +103,7 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
             collections[collection, default: [:]][path] = doc
             collectionVersions[collection, default: 0] += 1
         }
+        latestCommitTime = max(latestCommitTime ?? commitTime, commitTime)
         return outcome.result
     }
 

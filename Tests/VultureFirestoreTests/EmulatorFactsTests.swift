@@ -62,6 +62,38 @@ import VultureSyncSchema
         }
     }
 
+    /// Commit times increase even where the server clock has not moved (in memory: a clock that
+    /// stands still, a microsecond before a whole second): an update time names one version, so a
+    /// precondition on it fails once a later commit changed the document.
+    @Test func commitTimesIncreaseSoAnUpdateTimeNamesOneVersion() throws {
+        let still = try FirestoreTimestamp(seconds: 1_792_504_987, microseconds: 999_999)
+        var sides: [(String, any FirestoreDatabase, String)] = [
+            ("in memory, the clock standing still", InMemoryFirestore(clock: { still }), "facts")
+        ]
+        if EmulatorSupport.enabled {
+            sides.append(("emulator", try EmulatorSupport.client(), EmulatorSupport.uniqueCollection("facts")))
+        }
+        for (side, db, c) in sides {
+            let first = try #require(try db.commit([try .set(["x": .integer(1)], path: "\(c)/a")]).commitTime)
+            let second = try #require(try db.commit([try .set(["x": .integer(2)], path: "\(c)/a")]).commitTime)
+            let other = try #require(try db.commit([try .set(["y": .integer(1)], path: "\(c)/b")]).commitTime)
+            #expect(first < second && second < other, "\(side): \(first), \(second), \(other)")
+            if side != "emulator" {
+                let expected = [still, still.adding(microseconds: 1), still.adding(microseconds: 2)]
+                #expect([first, second, other] == expected)
+            }
+            var stale = try FirestoreWrite.set(["x": .integer(3)], path: "\(c)/a")
+            stale.precondition = .updateTime(first)
+            let refused = #expect(throws: FirestoreError.self, "\(side)") { try db.commit([stale]) }
+            #expect(refused?.status == .failedPrecondition, "\(side): \(String(describing: refused))")
+            #expect(try db.get("\(c)/a")?.fields == ["x": .integer(2)], "\(side)")
+            var current = stale
+            current.precondition = .updateTime(second)
+            _ = try db.commit([current])
+            #expect(try db.get("\(c)/a")?.fields == ["x": .integer(3)], "\(side)")
+        }
+    }
+
     @Test func deletedAndWrittenAgainInOneCommitIsCreatedAgain() throws {
         for (side, db, c) in try Self.sides() {
             let first = try db.commit([try .set(["x": .integer(1)], path: "\(c)/a")])

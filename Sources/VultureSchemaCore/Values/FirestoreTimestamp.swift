@@ -212,4 +212,14 @@ extension FirestoreTimestamp {
         (try? FirestoreTimestamp(seconds: seconds + delta, microseconds: microseconds))
             ?? (delta < 0 ? .minimum : .maximum)
     }
+
+    /// The instant `delta` microseconds later (earlier when negative), clamped to Firestore's range.
+    public func adding(microseconds delta: Int64) -> FirestoreTimestamp {
+        let (sum, overflow) = Int64(microseconds).addingReportingOverflow(delta)
+        if overflow { return delta < 0 ? .minimum : .maximum }
+        let (s, m) = sum.quotientAndRemainder(dividingBy: 1_000_000)
+        let (carry, within) = m < 0 ? (s - 1, m + 1_000_000) : (s, m)
+        return (try? FirestoreTimestamp(seconds: seconds + carry, microseconds: Int32(within)))
+            ?? (delta < 0 ? .minimum : .maximum)
+    }
 }
