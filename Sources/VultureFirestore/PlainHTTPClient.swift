@@ -185,6 +185,14 @@ struct HTTPResponseReader {
     private var head: (status: Int, length: Int?, chunked: Bool, keepAlive: Bool, bodyStart: Int)?
     /// True until the first byte arrives.
     private(set) var isEmpty = true
+    /// Where the search for the head's end goes on: each feed looks at its own bytes, not the
+    /// whole buffer again.
+    private var headSearchedTo = 0
+    /// A chunked body: the whole chunks read so far, and where the next chunk's size line starts
+    /// (after the last chunk: where its trailers do).
+    private var chunkedBody: [UInt8] = []
+    private var nextChunk = 0
+    private var lastChunkRead = false
 
     /// Adds bytes; the answer, and whether the connection may carry another request, once whole.
     /// - Throws: `PlainHTTPClient.Failure` for a malformed status line, header or chunk size.
@@ -194,18 +202,23 @@ struct HTTPResponseReader {
         isEmpty = isEmpty && bytes.isEmpty
         buffer += bytes
         while head == nil {
-            guard let end = Self.find([13, 10, 13, 10], in: buffer, from: 0) else { return nil }
+            guard let end = Self.find([13, 10, 13, 10], in: buffer, from: headSearchedTo) else {
+                headSearchedTo = max(0, buffer.count - 3)
+                return nil
+            }
             let parsed = try Self.parseHead(buffer[0..<end])
+            headSearchedTo = 0
             if (100..<200).contains(parsed.status) {
                 buffer.removeSubrange(0..<end + 4)
                 continue
             }
             head = (parsed.status, parsed.length, parsed.chunked, parsed.keepAlive, end + 4)
+            nextChunk = end + 4
         }
         guard let head else { return nil }
         if head.chunked {
-            guard let body = try Self.dechunk(buffer, from: head.bodyStart) else { return nil }
-            return (PlainHTTPClient.Response(status: head.status, body: body), head.keepAlive)
+            guard try readChunks() else { return nil }
+            return (PlainHTTPClient.Response(status: head.status, body: chunkedBody), head.keepAlive)
         }
         if let length = head.length {
             guard buffer.count - head.bodyStart >= length else { return nil }
@@ -255,28 +268,33 @@ struct HTTPResponseReader {
         return (status, length, chunked, keepAlive)
     }
 
-    /// The body of a chunked answer that starts at `start`, or nil while its last chunk has not arrived.
-    private static func dechunk(_ bytes: [UInt8], from start: Int) throws(PlainHTTPClient.Failure) -> [UInt8]? {
-        var body: [UInt8] = []
-        var at = start
-        while true {
-            guard let lineEnd = find([13, 10], in: bytes, from: at) else { return nil }
-            let sizeText = String(decoding: bytes[at..<lineEnd], as: UTF8.self)
+    /// Moves every whole chunk that arrived into `chunkedBody`, from where the last feed stopped
+    /// (a feed costs its own bytes, not the body's again); true once the last chunk and the
+    /// trailers' end are in.
+    private mutating func readChunks() throws(PlainHTTPClient.Failure) -> Bool {
+        while !lastChunkRead {
+            guard let lineEnd = Self.find([13, 10], in: buffer, from: nextChunk) else { return false }
+            let sizeText = String(decoding: buffer[nextChunk..<lineEnd], as: UTF8.self)
             let sizeField = sizeText.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
             guard let size = Int(sizeField.trimmingCharacters(in: .whitespaces), radix: 16),
                 size >= 0
             else {
                 throw PlainHTTPClient.Failure(description: "not a chunk size: \(sizeText.prefix(40))")
             }
-            at = lineEnd + 2
+            let data = lineEnd + 2
             if size == 0 {
-                // Trailers, if any, end with an empty line.
-                return find([13, 10, 13, 10], in: bytes, from: at - 2) == nil ? nil : body
+                // The trailers, if any, start with the size line's own line break.
+                lastChunkRead = true
+                nextChunk = lineEnd
+                break
             }
-            guard bytes.count >= at + size + 2 else { return nil }
-            body += bytes[at..<at + size]
-            at += size + 2
+            // Subtracted, not added: a size near Int.max must not overflow.
+            guard buffer.count - data - 2 >= size else { return false }
+            chunkedBody += buffer[data..<data + size]
+            nextChunk = data + size + 2
         }
+        // Trailers, if any, end with an empty line.
+        return Self.find([13, 10, 13, 10], in: buffer, from: nextChunk) != nil
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {

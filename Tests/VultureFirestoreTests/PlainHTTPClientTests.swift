@@ -39,6 +39,38 @@ import Testing
         #expect(answer.0 == PlainHTTPClient.Response(status: 404, body: Array("{\"a\":1}".utf8)))
     }
 
+    /// Chunks that arrive split anywhere (a size line, the data, the line break after it) are read
+    /// once each, in order, after an informational answer.
+    @Test func aChunkedAnswerArrivingInUnevenPieces() throws {
+        let chunks = (0..<40).map { k in
+            String(repeating: Character(UnicodeScalar(UInt8(65 + k % 26))), count: 1 + k * 37)
+        }
+        var text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        for chunk in chunks { text += String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n" }
+        text += "0\r\n\r\n"
+        let bytes = Array(text.utf8)
+        for step in [1, 2, 3, 7, 64, 1000, bytes.count] {
+            var reader = HTTPResponseReader()
+            var answer: (PlainHTTPClient.Response, keepAlive: Bool)?
+            var at = 0
+            while at < bytes.count {
+                let piece = bytes[at..<min(at + step + at % 5, bytes.count)]
+                at = piece.endIndex
+                #expect(answer == nil, "step \(step): answered before its last chunk")
+                answer = try reader.feed(piece)
+            }
+            let whole = PlainHTTPClient.Response(status: 200, body: Array(chunks.joined().utf8))
+            #expect(answer?.0 == whole, "step \(step)")
+        }
+    }
+
+    @Test func aChunkSizeNearTheLargestIntegerWaitsForItsBytesWithoutOverflow() throws {
+        var reader = HTTPResponseReader()
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc"
+        #expect(try reader.feed(ArraySlice(text.utf8)) == nil)
+        #expect(reader.finish() == nil)
+    }
+
     @Test func connectionCloseAndHTTP10EndTheConnection() throws {
         #expect(try read("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")?.keepAlive == false)
         #expect(try read("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n")?.keepAlive == false)
