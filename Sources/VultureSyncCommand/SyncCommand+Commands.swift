@@ -113,7 +113,7 @@ struct Context {
 
     func edit(_ operands: [String]) throws {
         let collection = try SyncCommand.collection(operands[0])
-        let id = operands[1]
+        let id = try SyncCommand.recordId(operands[1], in: collection)
         let changes = try Self.changes(Array(operands.dropFirst(2)), collection: collection)
         let existing = store.row(collection, id: id).flatMap { $0.isTombstone ? nil : $0 }
         if existing == nil {
@@ -174,6 +174,7 @@ struct Context {
     }
 
     func open(_ id: String) throws {
+        let id = try SyncCommand.recordId(id, in: .flights)
         let data: Data?
         do { data = try engine.openFlight(id) } catch {
             throw SyncCommandError.record("flights/\(id): \(error)")
@@ -193,6 +194,7 @@ struct Context {
 
     func delete(_ collectionName: String, _ id: String) throws {
         let collection = try SyncCommand.collection(collectionName)
+        let id = try SyncCommand.recordId(id, in: collection)
         do { try engine.delete(collection, id: id) } catch {
             throw SyncCommandError.record("\(error)")
         }

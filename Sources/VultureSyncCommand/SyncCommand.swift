@@ -98,7 +98,9 @@ public enum SyncCommand {
         }
         let operands = Array(args.positionals.dropFirst())
         let uid = try args.requiredOption("uid")
-        do { try BlobPaths.validate(uid: uid) } catch { throw UsageError(message: "--uid \(uid): \(error)") }
+        do { try BlobPaths.validate(uid: uid) } catch {
+            throw UsageError(message: "--uid \(uid.excerpt(scalars: SyncCommandError.shownScalars)): \(error)")
+        }
         let stateDirectory = URL(fileURLWithPath: try args.requiredOption("state"))
         var platform: Platform?
         if let name = args.option("platform") {
@@ -189,8 +191,18 @@ public enum SyncCommand {
     static func collection(_ name: String) throws(SyncCommandError) -> SyncCollection {
         guard let c = SyncCollection(rawValue: name), c != .users else {
             let names = SyncCollection.pushOrder.map(\.rawValue).joined(separator: ", ")
-            throw .record("no collection \(name); one of \(names)")
+            throw .record("no collection \(name.excerpt(scalars: SyncCommandError.shownScalars)); one of \(names)")
         }
         return c
+    }
+
+    /// A record id from the command line, checked by Firestore's document-id rules before any
+    /// message names it: one over 1,500 bytes is refused, shown as an excerpt.
+    /// - Throws: ``SyncCommandError/record(_:)`` naming the rule broken.
+    static func recordId(_ id: String, in collection: SyncCollection) throws(SyncCommandError) -> String {
+        do { try DocumentIds.validate(documentId: id) } catch {
+            throw .record("\(collection.rawValue)/\(id.excerpt(scalars: SyncCommandError.shownScalars)): \(error)")
+        }
+        return id
     }
 }

@@ -277,6 +277,39 @@ struct SyncCommandLocalTests {
         }
     }
 
+    /// A record id or collection name from the command line is shown as an excerpt, and an id
+    /// Firestore refuses is refused before anything reads or writes it.
+    @Test func idsAreCheckedAndShownAsExcerpts() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("ids")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let long = String(repeating: "a", count: 5_000)
+        let shown = "\(long.prefix(100))… (5000 characters)"
+        let tooLong = "document id is 5000 bytes, over Firestore's 1500-byte limit"
+        func refusal(_ arguments: [String]) -> String {
+            do {
+                let run = try CommandRun.run(base(dir) + arguments)
+                return "ran: \(run.status) \(run.output)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(["delete", "flights", long]) == "flights/\(shown): \(tooLong)")
+        #expect(refusal(["open", long]) == "flights/\(shown): \(tooLong)")
+        #expect(refusal(["edit", "homebases", long, "name=\"x\""]) == "homebases/\(shown): \(tooLong)")
+        #expect(refusal(["delete", "flights", "../x"]) == "flights/../x: document id must not contain '/'")
+        #expect(
+            refusal(["delete", long, "x"])
+                == "no collection \(shown); one of "
+                + SyncCollection.pushOrder.map(\.rawValue).joined(separator: ", "))
+        let status = try CommandRun.run(base(dir) + ["status"])
+        // Nothing was made or deleted.
+        for collection in ["flights", "homebases"] {
+            #expect(
+                status.output.contains { $0.split(separator: " ") == [collection[...], "0", "0", "0", "0", "-"] },
+                "\(status.output)")
+        }
+    }
+
     @Test func usageErrors() throws {
         let dir = try SyncCommandFixtures.temporaryDirectory("usage")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -302,6 +335,11 @@ struct SyncCommandLocalTests {
         #expect(
             usage(base(dir) + ["--storage-emulator", "127.0.0.1:4443", "status"])
                 == "--storage-emulator and --bucket go together")
+        let long = String(repeating: "a", count: 5_000)
+        #expect(
+            usage(["--uid", long, "--state", dir.path, "status"])
+                == "--uid \(long.prefix(100))… (5000 characters): invalid uid: document id is 5000 bytes, "
+                + "over Firestore's 1500-byte limit")
         _ = try CommandRun.run(base(dir) + ["status"])
         // The state directory belongs to u1 now.
         #expect(

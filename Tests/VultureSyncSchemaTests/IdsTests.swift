@@ -112,6 +112,14 @@ struct IdsTests {
         #expect(throws: DocumentIdError.notLowercaseHexSHA256(value: hash.uppercased())) {
             try DocumentIds.mapFileId(userImportedType: .waypoints, contentHash: hash.uppercased())
         }
+        // The value is in the message, as an excerpt when long.
+        #expect(
+            "\(DocumentIdError.notLowercaseHexSHA256(value: hash.uppercased()))"
+                == "'\(hash.uppercased())' is not a SHA-256 written as 64 lowercase hex characters")
+        let long = String(repeating: "f", count: 10_000)
+        #expect(
+            "\(DocumentIdError.notLowercaseHexSHA256(value: long))"
+                == "'\(long.prefix(100))… (10000 characters)' is not a SHA-256 written as 64 lowercase hex characters")
         #expect(throws: DocumentIdError.invalidMapFileKey(reason: "empty filename")) {
             try DocumentIds.mapFileId(source: .xcsoar, type: .airspace, filename: "")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// Why a string is not a valid document id, uid or hash (schema §4, Firestore document-id rules).
 public enum DocumentIdError: Error, Equatable, Sendable {
@@ -173,7 +174,8 @@ extension DocumentIdError: CustomStringConvertible {
         case .reserved: return "document id must not match __.*__ (reserved by Firestore)"
         case .containsSlash: return "document id must not contain '/'"
         case .uidTooLong(let n): return "uid is \(n) bytes, over Firebase Auth's 128-byte limit"
-        case .notLowercaseHexSHA256(let v): return "'\(v)' is not a SHA-256 written as 64 lowercase hex characters"
+        case .notLowercaseHexSHA256(let v):
+            return "'\(v.excerpt(scalars: 100))' is not a SHA-256 written as 64 lowercase hex characters"
         case .invalidMapFileKey(let reason): return "map file id: \(reason)"
         case .undetermined(let rule, let input):
             return rule.algorithm == .randomUUID
