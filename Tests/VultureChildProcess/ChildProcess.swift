@@ -28,7 +28,7 @@ public enum ChildProcess {
     /// What the child reads on its standard input.
     public enum Input: Sendable {
         /// Nothing: the null device, so a child that reads waits on no terminal.
-        case none
+        case empty
         /// These bytes, then end of file.
         case bytes(Data)
         /// The file at this URL.
@@ -46,7 +46,7 @@ public enum ChildProcess {
     ///   - killAfter: seconds after which it is killed if it has not ended (default: never).
     /// - Throws: what `Process.run()` throws when the program cannot be started.
     public static func run(
-        _ executable: String, _ arguments: [String], input: Input = .none, currentDirectory: URL? = nil,
+        _ executable: String, _ arguments: [String], input: Input = .empty, currentDirectory: URL? = nil,
         killAfter: Double? = nil
     ) throws -> ChildProcessResult {
         let process = Process()
@@ -55,7 +55,7 @@ public enum ChildProcess {
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let inputPipe = Pipe()
         switch input {
-        case .none: process.standardInput = FileHandle.nullDevice
+        case .empty: process.standardInput = FileHandle.nullDevice
         case .bytes: process.standardInput = inputPipe
         case .file(let url): process.standardInput = try FileHandle(forReadingFrom: url)
         }

@@ -30,7 +30,7 @@ enum ConformanceCLI {
         standardInput: URL? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let r = try ChildProcess.run(
-            try #require(executable), arguments, input: standardInput.map { .file($0) } ?? .none,
+            try #require(executable), arguments, input: standardInput.map { .file($0) } ?? .empty,
             currentDirectory: directory)
         return (r.status, r.stdout, r.stderr)
     }

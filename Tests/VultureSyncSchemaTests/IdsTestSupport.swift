@@ -31,7 +31,7 @@ enum IdsTestSupport {
         throws -> ChildProcessResult
     {
         try ChildProcess.run(
-            executable, arguments, input: input.map { .bytes($0) } ?? .none, currentDirectory: currentDirectory)
+            executable, arguments, input: input.map { .bytes($0) } ?? .empty, currentDirectory: currentDirectory)
     }
 
     /// A fresh temporary directory.
