@@ -49,6 +49,7 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], input: Input = .empty, currentDirectory: URL? = nil,
         killAfter: Double? = nil
     ) throws -> ChildProcessResult {
+        _ = ignoreBrokenPipes
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -74,7 +75,8 @@ public enum ChildProcess {
         if case .bytes(let bytes) = input {
             readers.enter()
             Thread {
-                // A child that exits without reading all of it closes the pipe: the write fails, quietly.
+                // A child that exits without reading all of it closes the pipe: the write fails with
+                // EPIPE (SIGPIPE is ignored), and the child's status tells what happened.
                 try? inputPipe.fileHandleForWriting.write(contentsOf: bytes)
                 try? inputPipe.fileHandleForWriting.close()
                 readers.leave()
@@ -96,6 +98,22 @@ public enum ChildProcess {
             standardError: errors.data, seconds: seconds,
             killed: killed && process.terminationReason == .uncaughtSignal)
     }
+
+    /// The built executable `name` of this package: beside the test bundle (where `swift build
+    /// --build-tests` puts it), else in `.build/debug`; nil when it is not built.
+    public static func builtExecutable(named name: String) -> String? {
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
+        let debug = packageRoot.appendingPathComponent(".build/debug/\(name)").path
+        return [beside, debug].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The package root (three levels above this file).
+    private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Ignores SIGPIPE in this process, once: a child that closes its input early must not end the
+    /// test run (the default action of the signal) when `run` writes to it.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// One output pipe, read to its end on a thread of its own; `data` is complete once `group` is
     /// left.

@@ -23,6 +23,18 @@ struct ChildProcessTests {
         #expect(r.standardOutput == bytes)
     }
 
+    /// A child that exits without reading its input: the write meets a closed pipe. Without SIGPIPE
+    /// ignored, that signal ends the whole test process (status 141) instead of this test.
+    @Test func aChildThatReadsNoInputEndsAlone() throws {
+        let bytes = Data(count: 300_000)
+        for _ in 0..<3 {
+            let r = try ChildProcess.run("/bin/true", [], input: .bytes(bytes), killAfter: 60)
+            #expect(!r.killed)
+            #expect(r.reason == .exit)
+            #expect(r.status == 0)
+        }
+    }
+
     @Test func theDefaultInputIsEmpty() throws {
         let r = try ChildProcess.run("/bin/cat", [], killAfter: 60)
         #expect(!r.killed)
@@ -60,6 +72,14 @@ struct ChildProcessTests {
         let dir = URL(fileURLWithPath: "/usr")
         let r = try ChildProcess.run("/bin/pwd", [], currentDirectory: dir)
         #expect(r.stdout == "/usr\n")
+    }
+
+    @Test func anExecutableNotBuiltIsNil() throws {
+        #expect(ChildProcess.builtExecutable(named: "vulture-no-such-executable") == nil)
+        if let path = ChildProcess.builtExecutable(named: "vulture-conformance") {
+            #expect(path.hasSuffix("/vulture-conformance"))
+            #expect(FileManager.default.isExecutableFile(atPath: path))
+        }
     }
 
     @Test func aProgramThatCannotStartThrows() {

@@ -13,15 +13,8 @@ enum ConformanceCLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The built executable `name`: beside the test bundle, else in .build/debug; nil when it is not built.
-    static func path(of name: String) -> String? {
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
-        for path in [beside, packageRoot.appendingPathComponent(".build/debug/\(name)").path]
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        return nil
-    }
+    /// The built executable `name`; nil when it is not built.
+    static func path(of name: String) -> String? { ChildProcess.builtExecutable(named: name) }
 
     /// Runs `executable` (default: vulture-conformance) with `arguments`, optionally in `directory`
     /// and with the file `standardInput` as its standard input (else the null device).

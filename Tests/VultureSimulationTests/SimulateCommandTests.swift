@@ -8,17 +8,7 @@ import VultureSimulation
 /// a run of that seed alone gives. `--known-failures FILE` lets listed seeds break their invariant, and
 /// fails when a listed seed does not.
 @Suite struct SimulateCommandTests {
-    /// The package root (three levels above this file).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// The built `vulture-simulate`: beside the test bundle, else in .build/debug.
-    static var executable: String? {
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-simulate").path
-        return [beside, packageRoot.appendingPathComponent(".build/debug/vulture-simulate").path].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-    }
+    static let executable = ChildProcess.builtExecutable(named: "vulture-simulate")
 
     static func simulate(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let r = try ChildProcess.run(try #require(executable, "vulture-simulate is built with the tests"), arguments)

@@ -154,11 +154,7 @@ struct KilledCommand {
     var errors: String
     var seconds: Double
 
-    static let executable: String? = {
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-sync").path
-        let built = SyncCommandFixtures.packageRoot.appendingPathComponent(".build/debug/vulture-sync").path
-        return [beside, built].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    static let executable = ChildProcess.builtExecutable(named: "vulture-sync")
 
     static func run(_ arguments: [String], killAfter delay: Double?) throws -> KilledCommand {
         let r = try ChildProcess.run(try #require(executable), arguments, killAfter: delay)

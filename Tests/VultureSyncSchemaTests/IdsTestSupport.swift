@@ -64,15 +64,5 @@ enum IdsTestSupport {
         return version.stderr.contains("java.specification.version = 17")
     }
 
-    static let conformanceExecutable: String? = {
-        let candidates = [".build/debug/vulture-conformance", ".build/release/vulture-conformance"]
-        // The test bundle sits next to the executables.
-        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("vulture-conformance")
-            .path
-        for path in [beside] + candidates.map({ packageRoot.appendingPathComponent($0).path })
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
-        return nil
-    }()
+    static let conformanceExecutable = ChildProcess.builtExecutable(named: "vulture-conformance")
 }
