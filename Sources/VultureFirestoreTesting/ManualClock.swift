@@ -18,13 +18,12 @@ public final class ManualClock: @unchecked Sendable {
         return current
     }
 
-    /// Moves the clock by `seconds` (and `microseconds`), forward or back.
+    /// Moves the clock by `seconds` (and `microseconds`), forward or back; a move past Firestore's
+    /// range stops at its end (``FirestoreTimestamp/adding(seconds:microseconds:)``).
     public func advance(seconds: Int64, microseconds: Int64 = 0) {
         lock.lock()
         defer { lock.unlock() }
-        let total = current.seconds * 1_000_000 + Int64(current.microseconds) + seconds * 1_000_000 + microseconds
-        let s = total >= 0 ? total / 1_000_000 : (total - 999_999) / 1_000_000
-        current = (try? FirestoreTimestamp(seconds: s, microseconds: Int32(total - s * 1_000_000))) ?? current
+        current = current.adding(seconds: seconds, microseconds: microseconds)
     }
 
     /// Sets the clock.

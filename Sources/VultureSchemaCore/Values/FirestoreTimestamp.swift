@@ -207,19 +207,21 @@ package enum CivilCalendar {
 }
 
 extension FirestoreTimestamp {
-    /// The instant `delta` seconds later (earlier when negative), clamped to Firestore's range.
-    public func adding(seconds delta: Int64) -> FirestoreTimestamp {
-        (try? FirestoreTimestamp(seconds: seconds + delta, microseconds: microseconds))
-            ?? (delta < 0 ? .minimum : .maximum)
-    }
-
-    /// The instant `delta` microseconds later (earlier when negative), clamped to Firestore's range.
-    public func adding(microseconds delta: Int64) -> FirestoreTimestamp {
-        let (sum, overflow) = Int64(microseconds).addingReportingOverflow(delta)
-        if overflow { return delta < 0 ? .minimum : .maximum }
-        let (s, m) = sum.quotientAndRemainder(dividingBy: 1_000_000)
-        let (carry, within) = m < 0 ? (s - 1, m + 1_000_000) : (s, m)
-        return (try? FirestoreTimestamp(seconds: seconds + carry, microseconds: Int32(within)))
-            ?? (delta < 0 ? .minimum : .maximum)
+    /// The instant `seconds` and `microseconds` later (earlier when negative), exact within Firestore's
+    /// range and clamped to it beyond, however large the deltas (no overflow traps).
+    public func adding(seconds deltaSeconds: Int64 = 0, microseconds deltaMicroseconds: Int64 = 0)
+        -> FirestoreTimestamp
+    {
+        // Whole seconds of the microsecond delta join the seconds; the rest (under one second each
+        // way) lands in 0..<1_000_000 with a carry of -1, 0 or 1.
+        let (wholeSeconds, rest) = deltaMicroseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        let within = Int64(microseconds) + rest
+        let carry: Int64 = within < 0 ? -1 : within >= 1_000_000 ? 1 : 0
+        let (partial, overflowed) = seconds.addingReportingOverflow(deltaSeconds)
+        if overflowed { return deltaSeconds < 0 ? .minimum : .maximum }
+        let (total, overflowedAgain) = partial.addingReportingOverflow(wholeSeconds + carry)
+        if overflowedAgain { return wholeSeconds + carry < 0 ? .minimum : .maximum }
+        return (try? FirestoreTimestamp(seconds: total, microseconds: Int32(within - carry * 1_000_000)))
+            ?? (total < 0 ? .minimum : .maximum)
     }
 }
