@@ -24,6 +24,22 @@ func cpuSeconds(_ body: () throws -> Void) rethrows -> Double {
     return now() - start
 }
 
+/// The calling thread's CPU time so far, user and system apart, and its page faults (Linux
+/// `RUSAGE_THREAD`).
+struct ThreadUsage {
+    var user: Double
+    var system: Double
+    var faults: Int
+
+    static func now() -> ThreadUsage {
+        var u = rusage()
+        getrusage(1, &u)  // RUSAGE_THREAD (Linux)
+        return ThreadUsage(
+            user: Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6,
+            system: Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6, faults: u.ru_minflt)
+    }
+}
+
 /// The median of `values` (the mean of the middle two for an even count).
 func median(_ values: [Double]) -> Double {
     let s = values.sorted()

@@ -56,17 +56,9 @@ enum ProfileWork {
     /// The work a profiler counts; prints its CPU time on this thread, user and system apart.
     @inline(never)
     static func measured(_ body: () -> Void) {
-        func now() -> (user: Double, system: Double, faults: Int) {
-            var u = rusage()
-            getrusage(1, &u)  // RUSAGE_THREAD (Linux)
-            return (
-                Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6,
-                Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6, u.ru_minflt
-            )
-        }
-        let start = now()
+        let start = ThreadUsage.now()
         body()
-        let end = now()
+        let end = ThreadUsage.now()
         print(
             String(
                 format: "measured: user %.3f s, system %.3f s, %d page faults", end.user - start.user,
