@@ -329,32 +329,28 @@ enum SyncBenchmark {
         let logbooks = sizes.map { $0 == 500 ? flights500 : logbook($0) }
         retainFreedMemory()
         for flights in logbooks { _ = try memorySyncs(flights) }
-        // rounds[r][i]: round r's push and pull of size i, in seconds per document, and page faults.
-        var rounds: [[(push: Double, pull: Double, faults: Double)]] = []
+        // rounds[r][i]: round r's cost of size i.
+        var rounds: [[SizeCost]] = []
         for _ in 0..<3 {
             rounds.append(
                 try logbooks.map { flights in
                     let runs = try (0..<(flights.count == 500 ? 3 : 1)).map { _ in try memorySyncs(flights) }
                     let n = Double(flights.count)
-                    return (
-                        median(runs.map(\.push.cpuSeconds)) / n, median(runs.map(\.pull.cpuSeconds)) / n,
-                        median(runs.map { Double($0.push.faults + $0.pull.faults) }) / (2 * n)
-                    )
+                    return SizeCost(
+                        push: median(runs.map(\.push.cpuSeconds)) / n, pull: median(runs.map(\.pull.cpuSeconds)) / n,
+                        faults: median(runs.map { Double($0.push.faults + $0.pull.faults) }) / (2 * n))
                 })
         }
         for (i, count) in sizes.enumerated() {
-            for side in ["push", "pull"] {
-                let cost = { (round: [(push: Double, pull: Double, faults: Double)], i: Int) in
-                    side == "push" ? round[i].push : round[i].pull
-                }
-                let ratios = rounds.map { cost($0, i) / cost($0, 0) }
+            for (side, cost) in [("push", \SizeCost.push), ("pull", \SizeCost.pull)] {
+                let ratios = rounds.map { $0[i][keyPath: cost] / $0[0][keyPath: cost] }
                 let ratio = median(ratios)
                 let goal = ratio <= 1.2 ? " (goal ≤ 1.2×: met)" : " (goal ≤ 1.2×: NOT MET)"
                 let each = ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ")
                 print(
                     Report.line(
                         "\(Report.count(count)) flights, \(side)",
-                        String(format: "%8.1f µs/document", median(rounds.map { cost($0, i) }) * 1e6))
+                        String(format: "%8.1f µs/document", median(rounds.map { $0[i][keyPath: cost] }) * 1e6))
                         + String(format: "   × %.2f of 500", ratio)
                         + (count == 50_000 ? goal + "; rounds × " + each : ""))
             }
@@ -363,6 +359,14 @@ enum SyncBenchmark {
             Report.count(sizes[i]) + String(format: " %.2f", median(rounds.map { $0[i].faults }))
         }
         print("    (page faults per document and side in the measured rounds: \(faults.joined(separator: ", ")))")
+    }
+
+    /// One size's first sync in one round: CPU seconds per document of the push and of the pull, and
+    /// page faults per document and side.
+    struct SizeCost {
+        var push: Double
+        var pull: Double
+        var faults: Double
     }
 
     /// Keeps freed memory in the process (glibc's `mallopt`, from `<malloc.h>`, which Swift does not

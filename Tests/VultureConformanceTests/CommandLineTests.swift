@@ -7,14 +7,11 @@ import VultureSyncSchema
 
 /// The `vulture-conformance` executable as a user runs it: exit codes, lines, the closing summary.
 enum ConformanceCLI {
-    static let executable: String? = path(of: "vulture-conformance")
+    static let executable = ChildProcess.builtExecutable(named: "vulture-conformance")
 
     /// The package root (three levels above this file).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-
-    /// The built executable `name`; nil when it is not built.
-    static func path(of name: String) -> String? { ChildProcess.builtExecutable(named: name) }
 
     /// Runs `executable` (default: vulture-conformance) with `arguments`, optionally in `directory`
     /// and with the file `standardInput` as its standard input (else the null device).

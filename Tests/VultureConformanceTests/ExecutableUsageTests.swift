@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 
 /// The package's executables.
 enum VultureExecutables {
@@ -14,14 +15,14 @@ enum VultureExecutables {
 /// usage on stdout with exit 0, and an argument that is not UTF-8 is refused.
 @Suite(
     .enabled(
-        if: VultureExecutables.all.allSatisfy { ConformanceCLI.path(of: $0) != nil },
+        if: VultureExecutables.all.allSatisfy { ChildProcess.builtExecutable(named: $0) != nil },
         "the executables are not built (swift build builds them)"))
 struct ExecutableUsageTests {
 
     static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
-        try ConformanceCLI.run(arguments, executable: ConformanceCLI.path(of: tool), in: directory)
+        try ConformanceCLI.run(arguments, executable: ChildProcess.builtExecutable(named: tool), in: directory)
     }
 
     /// (tool, arguments, the message's first line).
@@ -104,7 +105,7 @@ struct ExecutableUsageTests {
     /// Swift would repair the byte 0xFF to U+FFFD; every tool refuses it before doing anything.
     @Test(arguments: VultureExecutables.all)
     func argumentThatIsNotUTF8IsAUsageError(tool: String) throws {
-        let exe = try #require(ConformanceCLI.path(of: tool))
+        let exe = try #require(ChildProcess.builtExecutable(named: tool))
         let r = try ConformanceCLI.run(
             ["-c", #"exec "$0" check "$(printf 'a\377')""#, exe], executable: "/bin/sh")
         #expect(r.status == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VultureChildProcess
 import VultureConformance
 import VultureReference
 import VultureScenarios
@@ -99,7 +100,7 @@ import VultureTesteeProcess
     }
 
     static var referenceTestee: String? {
-        ConformanceCLI.path(of: "vulture-reference-testee")
+        ChildProcess.builtExecutable(named: "vulture-reference-testee")
     }
 
     /// The reference testee, a child process, passes every scenario over the protocol (engine

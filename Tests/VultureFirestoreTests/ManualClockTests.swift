@@ -18,8 +18,7 @@ struct ManualClockTests {
         #expect(clock.source() == Self.t(-2, 999_999))
     }
 
-    /// A move past the range stops at its end; before, the clock kept its time and an enormous move
-    /// trapped on overflow.
+    /// A move past the range stops at its end, however large (no overflow trap).
     @Test func aMovePastTheRangeStopsAtItsEnd() {
         let clock = ManualClock(Self.t(253_402_300_799, 0))
         clock.advance(seconds: 1)

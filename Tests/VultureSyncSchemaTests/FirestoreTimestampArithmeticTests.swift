@@ -40,7 +40,7 @@ struct FirestoreTimestampArithmeticTests {
         (FirestoreTimestamp.maximum, 1, -1_000_001, t(253_402_300_799, 999_998)),
         (FirestoreTimestamp.minimum, -1, 1_000_000, FirestoreTimestamp.minimum),
         (FirestoreTimestamp.maximum, 1, -1, FirestoreTimestamp.maximum),
-        // Deltas near Int64's ends: the sums overflow Int64, so they clamp (the old code trapped).
+        // Deltas near Int64's ends: the sums overflow Int64, so they clamp.
         (t(5, 0), Int64.max, 0, FirestoreTimestamp.maximum),
         (t(-5, 0), Int64.min, 0, FirestoreTimestamp.minimum),
         (t(0, 0), Int64.max, Int64.max, FirestoreTimestamp.maximum),
