@@ -96,6 +96,38 @@ final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
         try checkServer(database, store, ids)
     }
 
+    /// With batches of two, five flights go reserve, reserve, upload, upload, mark both; again; then
+    /// the fifth: no chunk's mark waits for a later chunk's uploads, and no mark for its own upload.
+    @Test func reservationsAreUploadedAndMarkedInChunksOfABatch() throws {
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let database = InMemoryFirestore(clock: clock.source)
+        var mechanisms = SyncMechanisms.reference
+        mechanisms.batchMaxWrites = 2
+        let engine = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android, mechanisms: mechanisms),
+            database: database, storage: InMemoryCloudStorage(), store: InMemoryLocalStore(), clock: clock.source)
+        for k in 0..<5 { _ = try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)]) }
+        try engine.sync()
+        let steps = engine.events.compactMap { event -> String? in
+            switch event {
+            case .reserved: "reserve"
+            case .uploaded: "upload"
+            case .committed(.flights, let writes, _) where writes > 0: "commit \(writes)"
+            default: nil
+            }
+        }
+        // Each reservation is a commit of its own (the record and the profile's storageBytes).
+        let chunk = ["commit 2", "reserve", "commit 2", "reserve", "upload", "upload", "commit 2"]
+        #expect(steps == chunk + chunk + ["commit 2", "reserve", "upload", "commit 1"])
+        for doc in try database.runQuery(FirestoreQuery(parent: "users/u1", collectionId: "flights")) {
+            guard case .map(let igc)? = doc.fields["igc"] else {
+                Issue.record("no igc map on \(doc.id)")
+                continue
+            }
+            #expect(igc["uploaded"] == .boolean(true))
+        }
+    }
+
     /// Batch 1 is the profile's creation; 2…11 the group. A lost answer is tried again alone, its
     /// precondition fails, the record is read again: counted once. A refusal is tried again alone.
     @Test func aLostAnswerAndARefusalInAGroupCountEachFlightOnce() throws {

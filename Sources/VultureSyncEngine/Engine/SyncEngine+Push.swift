@@ -5,9 +5,10 @@ import VultureSyncSchema
 
 extension SyncEngine {
     /// Pushes every dirty row (schema §5.1), collection by collection in push order: per collection
-    /// the blob reservations (one blob change per batch), tombstones that lower `storageBytes` (each
-    /// in its own batch), the other changes in batches of at most 400 writes and 4 MB estimated,
-    /// then the uploads of reserved objects and the writes that mark them uploaded.
+    /// the blob reservations (one blob change per batch), each chunk of a batch's size uploaded and
+    /// marked uploaded before the next chunk is reserved; tombstones that lower `storageBytes` (each
+    /// in its own batch); the other changes in batches of at most 400 writes and 4 MB estimated;
+    /// then the uploads and marks of objects reserved before (a push cut short, another device).
     /// - Throws: ``SyncError``; every batch committed before the error stays committed.
     public func push() throws(SyncError) {
         try checkPause()
@@ -205,11 +206,13 @@ extension SyncEngine {
     /// another device wrote one of them meanwhile (or deleted it), the batch fails, its records are
     /// read and merged, and the batch is sent again — a write never lands on a version this device
     /// has not merged (a blind write would overwrite edits it never saw, or resurrect a tombstone).
-    func pushChanges(_ collection: SyncCollection) throws(SyncError) {
+    /// With `ids`, only those rows' changes (the marks of a chunk just uploaded), read by id rather
+    /// than by a scan of the collection.
+    func pushChanges(_ collection: SyncCollection, ids: [String]? = nil) throws(SyncError) {
         var attempts = 0
         while true {
             do {
-                try pushChangesOnce(collection)
+                try pushChangesOnce(collection, ids: ids)
                 return
             } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) && attempts < 3 {
                 attempts += 1
@@ -228,13 +231,16 @@ extension SyncEngine {
         return basePrecondition(row)
     }
 
-    func pushChangesOnce(_ collection: SyncCollection) throws(SyncError) {
+    func pushChangesOnce(_ collection: SyncCollection, ids: [String]? = nil) throws(SyncError) {
         var rows: [LocalRow] = []
         var writes: [FirestoreWrite] = []
         var bytes = 0
         let maxWrites = max(1, configuration.mechanisms.batchMaxWrites)
         let maxBytes = configuration.mechanisms.batchMaxPayloadBytes
-        for row in Draining(store.rows(collection, where: \.isDirty))
+        let dirty =
+            ids.map { ids in ids.compactMap { store.row(collection, id: $0) }.filter(\.isDirty) }
+            ?? store.rows(collection, where: \.isDirty)
+        for row in Draining(dirty)
         where !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
             && !isCountedTombstone(row)
         {
@@ -349,7 +355,8 @@ extension SyncEngine {
     /// reservation is not made: the file stays local and the metadata syncs (schema §6). A map file's
     /// content object that another live record on the server already holds is counted once: its
     /// reservation moves no `storageBytes` and names that record in `storageRef` instead (the
-    /// tombstone of the last record sharing it releases it, schema §5.4).
+    /// tombstone of the last record sharing it releases it, schema §5.4). The records reserved
+    /// are uploaded and marked (``uploadAndMark(_:_:)``) in chunks of at most `batchMaxWrites`.
     func pushReservations(_ collection: SyncCollection) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         // Reservations of different flights commute (`storageBytes` moves by increments), so several
@@ -361,7 +368,9 @@ extension SyncEngine {
             collection == .mapFiles || !configuration.mechanisms.storageBytesByIncrement
             ? 1 : max(1, commitsInFlight)
         let groupSize = inFlight == 1 ? 1 : inFlight * 8
+        let chunkSize = max(1, configuration.mechanisms.batchMaxWrites)
         var group: [Reservation] = []
+        var chunk: [String] = []
         for var row in Draining(store.rows(collection, where: { $0.pendingBlobMap != nil && !$0.isTombstone }))
         where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
@@ -388,11 +397,27 @@ extension SyncEngine {
             }
             group.append(Reservation(row: row, writes: writes, gz: gz))
             if group.count >= groupSize {
-                try commitReservations(collection, group)
+                chunk += try commitReservations(collection, group)
                 group = []
+                // The next group would overfill the chunk's one mark batch.
+                if chunk.count + groupSize > chunkSize {
+                    try uploadAndMark(collection, chunk)
+                    chunk = []
+                }
             }
         }
-        if !group.isEmpty { try commitReservations(collection, group) }
+        if !group.isEmpty {
+            chunk += try commitReservations(collection, group)
+        }
+        if !chunk.isEmpty { try uploadAndMark(collection, chunk) }
+    }
+
+    /// Uploads the objects of the records `ids` this push just reserved and marks them uploaded, while
+    /// their rows are fresh in memory: a record's mark follows only its own upload (schema §5.1), so
+    /// a chunk of a batch's size goes through all three steps before the next is reserved.
+    func uploadAndMark(_ collection: SyncCollection, _ ids: [String]) throws(SyncError) {
+        try uploadReserved(collection, ids: ids)
+        try pushChanges(collection, ids: ids)
     }
 
     /// One record's reservation batch: the record write and its profile write.
@@ -405,17 +430,21 @@ extension SyncEngine {
     /// Commits reservations: one alone with the retries and the pause a commit gets; several in
     /// flight together (``FirestoreDatabase/commitEach(_:)``), each result then taken in order, and
     /// one that failed on the transport tried again alone.
-    func commitReservations(_ collection: SyncCollection, _ group: [Reservation]) throws(SyncError) {
+    /// - Returns: the ids of the records reserved (a refused one is read again instead, and its
+    ///   upload and mark wait for the push's later passes).
+    func commitReservations(_ collection: SyncCollection, _ group: [Reservation]) throws(SyncError) -> [String] {
         if group.count == 1, let one = group.first {
             do {
                 _ = try commitBatch(collection, rows: [one.row], writes: one.writes)
                 reserved(collection, one)
                 try commitStore()
+                return [one.row.id]
             } catch .firestore(let e) where Self.blobBatchRefusals.contains(e.status) {
                 try refused(collection, one)
+                return []
             }
-            return
         }
+        var ids: [String] = []
         let results = sendEach(group.map { ($0.writes, [$0.row]) })
         for (one, result) in zip(group, results) {
             switch result {
@@ -423,13 +452,15 @@ extension SyncEngine {
                 try agree(collection, rows: [one.row], writes: one.writes, result: committed)
                 reserved(collection, one)
                 try commitStore()
+                ids.append(one.row.id)
             case .failure(let e) where Self.blobBatchRefusals.contains(e.status):
                 try refused(collection, one)
             case .failure(let e):
                 note(.retried("commit \(collection.rawValue): \(e.status.rawValue)"))
-                try commitReservations(collection, [one])
+                ids += try commitReservations(collection, [one])
             }
         }
+        return ids
     }
 
     /// A reservation landed: `storageBytes` as the server now counts it.
@@ -636,13 +667,17 @@ extension SyncEngine {
     /// Uploads every reserved object this device has, replacing whatever is at its path (schema §2:
     /// the path is the content's hash, so a retry overwrites the same object, and a wrong object
     /// left there is repaired), then marks the record `uploaded: true` for the next batch.
-    func uploadReserved(_ collection: SyncCollection) throws(SyncError) {
+    /// With `ids`, only those rows, read by id.
+    func uploadReserved(_ collection: SyncCollection, ids: [String]? = nil) throws(SyncError) {
         guard let kind = Self.blobKind(collection) else { return }
         // Rows whose object is reserved, not yet marked uploaded.
-        let reserved = store.rows(collection) { row in
+        func isReserved(_ row: LocalRow) -> Bool {
             guard case .map(let map)? = row.fields[kind.mapField] else { return false }
             return map[StorageObjectKind.MapField.uploaded] == .boolean(false) && !row.isTombstone
         }
+        let reserved =
+            ids.map { ids in ids.compactMap { store.row(collection, id: $0) }.filter(isReserved) }
+            ?? store.rows(collection, where: isReserved)
         for var row in Draining(consume reserved) {
             guard case .map(var map)? = row.fields[kind.mapField],
                 map[StorageObjectKind.MapField.uploaded] == .boolean(false),
