@@ -371,7 +371,9 @@ extension SyncEngine {
         let chunkSize = max(1, configuration.mechanisms.batchMaxWrites)
         var group: [Reservation] = []
         var chunk: [String] = []
-        for var row in Draining(store.rows(collection, where: { $0.pendingBlobMap != nil && !$0.isTombstone }))
+        // The scan reads no field (the pending map is the row's own): `needsReservation` checks the
+        // rest as each row comes, so a large logbook's fields are read once, not in the scan too.
+        for var row in Draining(store.rows(collection, where: { $0.pendingBlobMap != nil }))
         where needsReservation(row) && !isHeld(row) {
             guard case .map(let map)? = row.pendingBlobMap,
                 case .integer(let size)? = map[StorageObjectKind.MapField.gzBytes]
