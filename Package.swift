@@ -123,7 +123,8 @@ let package = Package(
             dependencies: ["VultureCommandLine", "VultureSyncCommand"]
         ),
         // The argument grammar, help, usage errors and exit statuses every executable shares (Foundation only).
-        .target(name: "VultureCommandLine"),
+        // One grammar for every executable's arguments; a long argument is shown as an excerpt.
+        .target(name: "VultureCommandLine", dependencies: ["VultureSchemaCore"]),
         // The goldens as resources (Bundle.module): Goldens/ is this target's folder, so the files
         // `vulture-goldens write` writes are the files the suite loads wherever its bundle runs.
         .target(

@@ -1,3 +1,5 @@
+import VultureSchemaCore
+
 /// A usage error: a bad command line. `CommandLineTool.run` prints `TOOL[ SUBCOMMAND]: message` and
 /// the usage's synopsis to stderr and exits with status 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -30,6 +32,10 @@ public struct HelpRequest: Error, Equatable {
 /// The value of an option given as `--name value` is the next argument whatever it looks like.
 /// An unknown `--name` is a usage error.
 public struct CommandLineArguments: Sendable {
+    /// The most Unicode scalars of an argument a message shows; a longer one is shown as an excerpt
+    /// with its length.
+    public static let shownScalars = 100
+
     /// The positional arguments, in order.
     public private(set) var positionals: [String] = []
     private var options: [String: [String]] = [:]
@@ -81,7 +87,7 @@ public struct CommandLineArguments: Sendable {
                 continue
             }
             guard valueOptions.contains(name) else {
-                fail("unknown option --\(name)")
+                fail("unknown option --\(name.excerpt(scalars: Self.shownScalars))")
                 continue
             }
             if value == nil {
@@ -153,8 +159,11 @@ public struct CommandLineArguments: Sendable {
         }
         if first.hasPrefix("-") {
             // An option, valid or not, cannot be judged before the command that owns it.
-            throw UsageError(message: "missing command before \(first) (the command comes first): \(choices)")
+            throw UsageError(
+                message:
+                    "missing command before \(first.excerpt(scalars: shownScalars)) (the command comes first): \(choices)"
+            )
         }
-        throw UsageError(message: "unknown command '\(first)'; \(choices)")
+        throw UsageError(message: "unknown command '\(first.excerpt(scalars: shownScalars))'; \(choices)")
     }
 }

@@ -108,4 +108,30 @@ struct CommandLineArgumentsTests {
             #expect(throws: HelpRequest()) { try CommandLineArguments.subcommand(of: arguments, among: names) }
         }
     }
+
+    /// An argument longer than 100 scalars is shown as its first 100 and its length, not whole.
+    @Test func aLongArgumentIsShownAsAnExcerpt() throws {
+        let long = String(repeating: "é", count: 10_000)
+        let shown = String(repeating: "é", count: 100) + "… (10000 characters)"
+        #expect(throws: UsageError(message: "unknown option --\(shown)")) { try Self.read(["--" + long]) }
+        #expect(throws: UsageError(message: "unknown option --\(shown)")) { try Self.read(["--\(long)=1"]) }
+        let names = ["write", "check"]
+        #expect(throws: UsageError(message: "unknown command '\(shown)'; one of write, check")) {
+            try CommandLineArguments.subcommand(of: [long], among: names)
+        }
+        let option = "--" + String(repeating: "é", count: 98)
+        #expect(
+            throws: UsageError(
+                message:
+                    "missing command before \(option)… (10000 characters) (the command comes first): one of write, check"
+            )
+        ) {
+            try CommandLineArguments.subcommand(of: ["--" + String(repeating: "é", count: 9_998)], among: names)
+        }
+        // At the limit, whole.
+        let hundred = String(repeating: "x", count: 100)
+        #expect(throws: UsageError(message: "unknown command '\(hundred)'; one of write, check")) {
+            try CommandLineArguments.subcommand(of: [hundred], among: names)
+        }
+    }
 }
