@@ -44,6 +44,36 @@ final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
     }
 }
 
+/// The in-memory database where, just before the first commit that marks a flight uploaded,
+/// another device edits that flight's `gliderRegistration`: the mark's precondition then fails.
+final class EditingFirestore: FirestoreDatabase, @unchecked Sendable {
+    let base: InMemoryFirestore
+    /// The id of the flight edited, once edited.
+    var edited: String?
+
+    init(_ base: InMemoryFirestore) { self.base = base }
+
+    var database: String { base.database }
+
+    func commit(_ writes: [FirestoreWrite]) throws(FirestoreError) -> FirestoreCommitResult {
+        if edited == nil, let mark = writes.first, let path = mark.path, path.hasPrefix("users/u1/flights/"),
+            case .map(let igc)? = mark.fields?["igc"], igc["uploaded"] == .boolean(true)
+        {
+            if let edit = try? FirestoreWrite(
+                path: path, fields: ["gliderRegistration": .string("D-EDIT")],
+                mask: [FieldPath(unchecked: ["gliderRegistration"])])
+            {
+                _ = try base.commit([edit])
+            }
+            edited = String(path.dropFirst("users/u1/flights/".count))
+        }
+        return try base.commit(writes)
+    }
+
+    func get(_ path: String) throws(FirestoreError) -> FirestoreDocument? { try base.get(path) }
+    func runQuery(_ query: FirestoreQuery) throws(FirestoreError) -> [FirestoreDocument] { try base.runQuery(query) }
+}
+
 /// Reservations of different flights in flight together (README "The sync engine"): every flight
 /// counted once in `storageBytes` whatever lands, answers lost or refused inside a group.
 @Suite struct ReservationPipelineTests {
@@ -126,6 +156,40 @@ final class OverlappingFirestore: FirestoreDatabase, @unchecked Sendable {
             }
             #expect(igc["uploaded"] == .boolean(true))
         }
+    }
+
+    /// A chunk's mark refused because another device edited one of its records meanwhile: only that
+    /// chunk's records are read again (not the records still to reserve), and the mark lands on the
+    /// merged record, keeping the other device's edit.
+    @Test func aChunksRefusedMarkReadsAgainOnlyThatChunk() throws {
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let database = EditingFirestore(InMemoryFirestore(clock: clock.source))
+        var mechanisms = SyncMechanisms.reference
+        mechanisms.batchMaxWrites = 2
+        let engine = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android, mechanisms: mechanisms),
+            database: database, storage: InMemoryCloudStorage(), store: InMemoryLocalStore(), clock: clock.source)
+        for k in 0..<3 { _ = try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)]) }
+        try engine.sync()
+        let edited = try #require(database.edited)
+        let reconciled = engine.events.compactMap { event -> String? in
+            if case .reconciled(.flights, let id) = event { return id }
+            return nil
+        }
+        let reserved = engine.events.compactMap { event -> String? in
+            if case .reserved(.flights, let id, _) = event { return id }
+            return nil
+        }
+        #expect(reserved.count == 3)
+        #expect(Set(reconciled) == Set(reserved.prefix(2)), "the first chunk alone, read again")
+        #expect(reconciled.contains(edited))
+        let doc = try #require(try database.base.get("users/u1/flights/\(edited)"))
+        #expect(doc.fields["gliderRegistration"] == .string("D-EDIT"))
+        guard case .map(let igc)? = doc.fields["igc"] else {
+            Issue.record("no igc map")
+            return
+        }
+        #expect(igc["uploaded"] == .boolean(true))
     }
 
     /// Batch 1 is the profile's creation; 2…11 the group. A lost answer is tried again alone, its

@@ -207,7 +207,7 @@ extension SyncEngine {
     /// read and merged, and the batch is sent again — a write never lands on a version this device
     /// has not merged (a blind write would overwrite edits it never saw, or resurrect a tombstone).
     /// With `ids`, only those rows' changes (the marks of a chunk just uploaded), read by id rather
-    /// than by a scan of the collection.
+    /// than by a scan of the collection, and only those read again after a failed precondition.
     func pushChanges(_ collection: SyncCollection, ids: [String]? = nil) throws(SyncError) {
         var attempts = 0
         while true {
@@ -216,7 +216,8 @@ extension SyncEngine {
                 return
             } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) && attempts < 3 {
                 attempts += 1
-                for row in store.rows(collection) where row.isDirty && !isHeld(row) {
+                let rows = ids.map { ids in ids.compactMap { store.row(collection, id: $0) } } ?? store.rows(collection)
+                for row in rows where row.isDirty && !isHeld(row) {
                     try reconcile(collection, id: row.id)
                 }
             }
