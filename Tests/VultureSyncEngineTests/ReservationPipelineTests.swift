@@ -126,18 +126,26 @@ final class EditingFirestore: FirestoreDatabase, @unchecked Sendable {
         try checkServer(database, store, ids)
     }
 
-    /// With batches of two, five flights go reserve, reserve, upload, upload, mark both; again; then
-    /// the fifth: no chunk's mark waits for a later chunk's uploads, and no mark for its own upload.
-    @Test func reservationsAreUploadedAndMarkedInChunksOfABatch() throws {
-        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
-        let database = InMemoryFirestore(clock: clock.source)
+    /// A device whose batches hold at most two writes: `count` flights imported, then its first sync.
+    func syncInBatchesOfTwo(_ count: Int, over database: any FirestoreDatabase, clock: ManualClock) throws
+        -> SyncEngine
+    {
         var mechanisms = SyncMechanisms.reference
         mechanisms.batchMaxWrites = 2
         let engine = SyncEngine(
             configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android, mechanisms: mechanisms),
             database: database, storage: InMemoryCloudStorage(), store: InMemoryLocalStore(), clock: clock.source)
-        for k in 0..<5 { _ = try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)]) }
+        for k in 0..<count { _ = try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)]) }
         try engine.sync()
+        return engine
+    }
+
+    /// With batches of two, five flights go reserve, reserve, upload, upload, mark both; again; then
+    /// the fifth: no chunk's mark waits for a later chunk's uploads, and no mark for its own upload.
+    @Test func reservationsAreUploadedAndMarkedInChunksOfABatch() throws {
+        let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
+        let database = InMemoryFirestore(clock: clock.source)
+        let engine = try syncInBatchesOfTwo(5, over: database, clock: clock)
         let steps = engine.events.compactMap { event -> String? in
             switch event {
             case .reserved: "reserve"
@@ -164,13 +172,7 @@ final class EditingFirestore: FirestoreDatabase, @unchecked Sendable {
     @Test func aChunksRefusedMarkReadsAgainOnlyThatChunk() throws {
         let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_504_987))
         let database = EditingFirestore(InMemoryFirestore(clock: clock.source))
-        var mechanisms = SyncMechanisms.reference
-        mechanisms.batchMaxWrites = 2
-        let engine = SyncEngine(
-            configuration: SyncConfiguration(uid: "u1", deviceId: "a", platform: .android, mechanisms: mechanisms),
-            database: database, storage: InMemoryCloudStorage(), store: InMemoryLocalStore(), clock: clock.source)
-        for k in 0..<3 { _ = try engine.importFlight(igc: Self.igc(k), fields: ["inLogbook": .boolean(true)]) }
-        try engine.sync()
+        let engine = try syncInBatchesOfTwo(3, over: database, clock: clock)
         let edited = try #require(database.edited)
         let reconciled = engine.events.compactMap { event -> String? in
             if case .reconciled(.flights, let id) = event { return id }
