@@ -216,12 +216,18 @@ extension SyncEngine {
                 return
             } catch .firestore(let e) where Self.preconditionFailures.contains(e.status) && attempts < 3 {
                 attempts += 1
-                let rows = ids.map { ids in ids.compactMap { store.row(collection, id: $0) } } ?? store.rows(collection)
-                for row in rows where row.isDirty && !isHeld(row) {
+                for row in rows(collection, ids: ids, where: \.isDirty) where !isHeld(row) {
                     try reconcile(collection, id: row.id)
                 }
             }
         }
+    }
+
+    /// The rows of `collection` that pass `isIncluded`: with `ids`, only those, read by id in that
+    /// order (no scan of the collection); without, all of them in id order.
+    func rows(_ collection: SyncCollection, ids: [String]?, where isIncluded: (LocalRow) -> Bool) -> [LocalRow] {
+        guard let ids else { return store.rows(collection, where: isIncluded) }
+        return ids.compactMap { store.row(collection, id: $0) }.filter(isIncluded)
     }
 
     /// The precondition of a row's write: absent when the server never had it, else its base's version.
@@ -238,10 +244,7 @@ extension SyncEngine {
         var bytes = 0
         let maxWrites = max(1, configuration.mechanisms.batchMaxWrites)
         let maxBytes = configuration.mechanisms.batchMaxPayloadBytes
-        let dirty =
-            ids.map { ids in ids.compactMap { store.row(collection, id: $0) }.filter(\.isDirty) }
-            ?? store.rows(collection, where: \.isDirty)
-        for row in Draining(dirty)
+        for row in Draining(self.rows(collection, ids: ids, where: \.isDirty))
         where !isHeld(row) && !(needsReservation(row) && !reservationBlocked(row))
             && !isCountedTombstone(row)
         {
@@ -678,9 +681,7 @@ extension SyncEngine {
             guard case .map(let map)? = row.fields[kind.mapField] else { return false }
             return map[StorageObjectKind.MapField.uploaded] == .boolean(false) && !row.isTombstone
         }
-        let reserved =
-            ids.map { ids in ids.compactMap { store.row(collection, id: $0) }.filter(isReserved) }
-            ?? store.rows(collection, where: isReserved)
+        let reserved = rows(collection, ids: ids, where: isReserved)
         for var row in Draining(consume reserved) {
             guard case .map(var map)? = row.fields[kind.mapField],
                 map[StorageObjectKind.MapField.uploaded] == .boolean(false),
