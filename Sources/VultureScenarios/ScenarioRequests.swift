@@ -11,7 +11,7 @@ import VultureSyncSchema
 /// - at most `SchemaLimits.engineBatchMaxWrites` (400) writes, deletes included;
 /// - at most ``payloadAllowance`` bytes (4 MB with room for other estimates), each write estimated
 ///   by Firestore's storage size of its document name and fields (sentinels as their values' size);
-/// - the profile's `storageBytes` moves only by `$increment` (its creation under `exists: false`
+/// - the profile's `storageBytes` moves only by an integer `$increment` (its creation under `exists: false`
 ///   may set 0), at most one change per batch, naming in `storageRef` a record the batch writes;
 ///   a decrease is that record's tombstone and the profile alone; an increase writes the record's
 ///   blob map with `uploaded: false` (a reserve);
@@ -44,6 +44,10 @@ public enum ScenarioCommitRules {
                 if n != 0 { changes.append((n, w)) }
             case .integer(0)? where w.precondition == .exists(false):
                 break
+            case .increment(.double(let x))?:
+                out.append(
+                    "the profile's storageBytes moves by a double $increment of \(x): a count of bytes moves by an "
+                        + "integer $increment (schema §2 profile)")
             case let other:
                 out.append(
                     "the profile's storageBytes is set to \(other.map { "\($0)" } ?? "nothing") by value: it moves "

@@ -69,6 +69,15 @@ import VultureSyncSchema
             try Self.record(Self.flightPath, ["igc": Self.igc(uploaded: false)]), try Self.profile(.integer(300)),
         ])
         #expect(byValue.count == 1 && byValue[0].hasPrefix("the profile's storageBytes is set to 300 by value"))
+        let byDouble = Self.violations([
+            try Self.record(Self.flightPath, ["igc": Self.igc(uploaded: false)]),
+            try Self.profile(.increment(.double(300))),
+        ])
+        #expect(
+            byDouble == [
+                "the profile's storageBytes moves by a double $increment of 300.0: a count of bytes moves by an "
+                    + "integer $increment (schema §2 profile)"
+            ])
         let noRef = Self.violations([
             try Self.record(Self.flightPath, ["igc": Self.igc(uploaded: false)]),
             try Self.profile(.increment(.integer(300)), ref: nil),
