@@ -30,9 +30,9 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     private let clock: @Sendable () -> FirestoreTimestamp
     /// Recursive: a transaction holds it while its body reads and its writes commit.
     private let lock = NSRecursiveLock()
-    private var documents: [String: FirestoreDocument] = [:]
-    /// The same documents by collection path (`users/u/flights`), then path: a query reads its
-    /// collection only.
+    /// The documents by collection path (`users/u/flights`), then path: a query reads its collection
+    /// only, and a commit hashes each path into one table (a second table by path alone doubled the
+    /// cost of a write to a large collection).
     private var collections: [String: [String: FirestoreDocument]] = [:]
     /// Per collection path, a count moved by every commit that changes one of its documents.
     private var collectionVersions: [String: Int] = [:]
@@ -89,10 +89,9 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let outcome = try Self.evaluate(
-            writes, stored: { (documents[$0], deletions.isEmpty ? nil : deletions[$0]) }, commitTime: commitTime,
+            writes, stored: { (document($0), deletions.isEmpty ? nil : deletions[$0]) }, commitTime: commitTime,
             requestTime: requestTime ?? Self.milliseconds(commitTime), maximumWrites: maximumWritesPerCommit)
         for (path, doc) in outcome.documents {
-            documents[path] = doc
             // A database that never deleted (a first sync) hashes no path for it.
             if doc == nil {
                 deletions[path] = commitTime
@@ -124,7 +123,12 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        return documents[path]
+        return document(path)
+    }
+
+    /// The stored document at `path`, or nil; the caller holds the lock.
+    private func document(_ path: String) -> FirestoreDocument? {
+        collections[Self.collectionPath(path)]?[path]
     }
 
     /// The query's documents, in its order (``FirestoreQuery/evaluate(_:database:)``).
@@ -165,7 +169,7 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     public var allDocuments: [FirestoreDocument] {
         lock.lock()
         defer { lock.unlock() }
-        return documents.values.sorted { $0.path < $1.path }
+        return collections.values.flatMap(\.values).sorted { $0.path < $1.path }
     }
 
     static func milliseconds(_ t: FirestoreTimestamp) -> FirestoreTimestamp {
