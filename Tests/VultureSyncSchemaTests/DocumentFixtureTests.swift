@@ -5,7 +5,9 @@ import VultureSchemaCore
 @testable import VultureSyncSchema
 
 /// The fixtures of the JSON Schema cross-check (`Goldens/jsonschema/fixtures/`), read by the generated
-/// Swift decoders: the valid ones decode, every broken one is rejected with the rule its case names.
+/// Swift decoders and the validator: the valid ones decode and break no rule, every broken one is
+/// rejected with the rule its case names (a tombstone carrying a record's fields, by the validator:
+/// a typed decoder reads a live document).
 /// `Tools/ci/jsonschema-crosscheck.py` holds the same fixtures to the generated JSON Schemas.
 @Suite struct DocumentFixtureTests {
     static let fixtures = packageRoot.appendingPathComponent("Goldens/jsonschema/fixtures")
@@ -22,6 +24,9 @@ import VultureSchemaCore
         "null-unless": .schemaNullUnless,
     ]
 
+    /// The broken cases only the validator rejects, and its rule.
+    static let validatorRules: [String: String] = ["tombstone-with-fields": "schema.tombstone"]
+
     static func files(_ kind: String) -> [String] {
         let names = try? FileManager.default.contentsOfDirectory(atPath: fixtures.appendingPathComponent(kind).path)
         return (names ?? []).filter { $0.hasSuffix(".json") }.sorted()
@@ -37,22 +42,41 @@ import VultureSchemaCore
         _ = try type.init(firestoreValue: value, pointer: "", form: form)
     }
 
+    /// The validator's verdict on `kind/name` as a document of its collection in its form.
+    static func violations(_ kind: String, _ name: String) throws -> [SchemaViolation] {
+        let parts = name.split(separator: ".").map(String.init)
+        let form = try #require(DocumentForm(rawValue: parts[1]), "form of \(name)")
+        let type = try #require(SyncSchema.vulture.collection(named: parts[0])?.documentType, "collection of \(name)")
+        let data = try Data(contentsOf: fixtures.appendingPathComponent(kind).appendingPathComponent(name))
+        let fields = try #require(try CanonicalJSON.decode(data, file: name, form: form).mapValue, "\(name) is a map")
+        return SchemaValidator(schema: .vulture).validate(
+            fields, documentType: type, options: ValidationOptions(form: form))
+    }
+
     @Test func everyCollectionAndFormHasFixtures() {
         let valid = Self.files("valid")
         #expect(valid.count == SyncSchema.vulture.collections.count * 2, "\(valid)")
         #expect(Self.files("invalid").count >= 30)
         #expect(Self.files("invalid").contains("flights.stored.too-long.json"))
         #expect(Self.files("invalid").contains("flights.write.updatedAt-timestamp.json"))
+        #expect(Self.files("invalid").contains("homebases.stored.tombstone-with-fields.json"))
     }
 
     @Test(arguments: files("valid"))
     func validFixtureDecodes(_ name: String) throws {
         try Self.decode("valid", name)
+        #expect(try Self.violations("valid", name) == [])
     }
 
     @Test(arguments: files("invalid"))
     func brokenFixtureIsRejected(_ name: String) throws {
         let caseName = name.split(separator: ".").map(String.init)[2]
+        if let rule = Self.validatorRules[caseName] {
+            try Self.decode("invalid", name)
+            let violations = try Self.violations("invalid", name)
+            #expect(!violations.isEmpty && violations.allSatisfy { $0.rule == rule }, "\(name): \(violations)")
+            return
+        }
         let rule = try #require(Self.expectedRules[caseName], "unknown broken case \(caseName)")
         let error = #expect(throws: SchemaInputError.self) { try Self.decode("invalid", name) }
         #expect(error?.rule == rule, "\(name): \(error.map(String.init(describing:)) ?? "no error")")

@@ -8,7 +8,9 @@ import VultureSchemaCore
 /// Schema counts `5.0` as an integer, so it cannot keep `5.0` apart from `5`; the canonical JSON
 /// reader does. Unknown fields are allowed (a reader keeps a newer version's fields).
 /// Required keys: in the write form (a full write) every `required` field; in the stored form the
-/// fields a reader cannot do without (non-nullable, no default), as the generated decoders.
+/// fields a reader cannot do without (non-nullable, no default), as the generated decoders. A
+/// record's own fields are required of a live document only: a tombstone (`deleted` true) keeps only
+/// the common fields, with `deletedAt` set (schema §5.4).
 struct JSONSchemaEmitter {
     let spec: SchemaSpec
 
@@ -125,6 +127,9 @@ struct JSONSchemaEmitter {
     private func objectSchema(_ owner: String, form: WriteFormKind) -> JSONNode {
         var properties: [(String, JSONNode)] = []
         var required: [JSONNode] = []
+        // A record's own required fields are required of a live document only: a tombstone has none.
+        let tombstone = tombstoneShape(owner)
+        var liveRequired: [JSONNode] = []
         for field in spec.allFields(of: owner) {
             properties.append((field.name, fieldSchema(field, form: form)))
             let isRequired: Bool
@@ -135,7 +140,12 @@ struct JSONSchemaEmitter {
                     field.writeAs == .serverTimestamp
                     || (!field.isNullable && field.presence == .required && field.defaultValue == nil)
             }
-            if isRequired { required.append(.string(field.name)) }
+            guard isRequired else { continue }
+            if let tombstone, !tombstone.keeps.contains(field.name) {
+                liveRequired.append(.string(field.name))
+            } else {
+                required.append(.string(field.name))
+            }
         }
         if owner == "SettingsDocument" {
             properties = properties.map { name, schema in
@@ -164,8 +174,45 @@ struct JSONSchemaEmitter {
                     ]))
             }
         }
+        if let tombstone {
+            // Schema §5.4: a document with the flag true is a tombstone, which keeps only the common
+            // fields and has its time (`deletedAt`); any other document has the record's fields.
+            conditions.append(
+                .object([
+                    (
+                        "if",
+                        .object([
+                            ("properties", .object([(tombstone.flag, .object([("const", .bool(true))]))])),
+                            ("required", .array([.string(tombstone.flag)])),
+                        ])
+                    ),
+                    (
+                        "then",
+                        .object([
+                            ("propertyNames", .object([("enum", .array(tombstone.keeps.map { .string($0) }))])),
+                            ("properties", .object([(tombstone.time, .object([("not", nullOnly)]))])),
+                            ("required", .array([.string(tombstone.time)])),
+                        ])
+                    ),
+                    ("else", .object([("required", .array(liveRequired))])),
+                ]))
+        }
         if !conditions.isEmpty { members.append(("allOf", .array(conditions))) }
         return .object(members)
+    }
+
+    /// For a record with the common fields: the flag that makes it a tombstone (`deleted`), the time
+    /// field null unless that flag is true (`deletedAt`), and the fields a tombstone keeps (the common
+    /// fields, schema §5.4). Nil for any other owner.
+    private func tombstoneShape(_ owner: String) -> (flag: String, time: String, keeps: [String])? {
+        guard spec.collections.contains(where: { $0.documentType == owner && $0.hasCommonFields }) else { return nil }
+        let common = spec.fields(of: SchemaSpec.commonFieldsOwner)
+        for field in common {
+            if let flag = field.limits.lazy.compactMap(\.nullUnlessFlag).first {
+                return (flag, field.name, common.map(\.name))
+            }
+        }
+        return nil
     }
 
     /// `values`: each known key's entry has `v` of the key's type; other keys any entry.
@@ -290,7 +337,8 @@ struct FixtureEmitter {
 
     static let directory = "Goldens/jsonschema/fixtures"
 
-    /// The broken cases and the rule the Swift decoder reports for each.
+    /// The broken cases and the rule the Swift decoder reports for each (`tombstone-with-fields`: the
+    /// validator, since a typed decoder reads a live document).
     static let invalidCases: [(name: String, rule: String)] = [
         ("missing-field", "schema.missing-field"),
         ("misspelt-field", "schema.missing-field"),
@@ -300,6 +348,7 @@ struct FixtureEmitter {
         ("too-long", "schema.limit"),
         ("updatedAt-timestamp", "schema.type"),
         ("null-unless", "schema.null-unless"),
+        ("tombstone-with-fields", "schema.tombstone"),
     ]
 
     func files() -> [GeneratedFile] {
@@ -337,10 +386,13 @@ struct FixtureEmitter {
             "Generated with the JSON Schemas next to this folder; the `.json` files here are documents in canonical "
                 + "typed JSON and cannot carry a comment, so this note stands for them. Do not edit.",
             "",
-            "- `valid/<collection>.<form>.json`: a sample document with every field set; the generated Swift types "
+            "- `valid/<collection>.<form>.json`: a live sample document with every field set (`deletedAt` null, "
+                + "`deleted` false); the generated Swift types "
                 + "encode exactly these bytes, and the JSON Schema of the collection and form accepts them.",
             "- `invalid/<collection>.<form>.<case>.json`: the valid sample broken one way; the JSON Schema and the "
-                + "generated Swift decoders both reject it. Cases and the rule the Swift decoder reports:",
+                + "generated Swift decoders both reject it (`tombstone-with-fields`: the JSON Schema and the "
+                + "validator, `vulture-conformance validate`, since a typed decoder reads a live document). "
+                + "Cases and the rule reported:",
             "",
         ]
         for (name, rule) in Self.invalidCases { lines.append("  - `\(name)`: `\(rule)`") }
@@ -390,6 +442,14 @@ struct FixtureEmitter {
             for f in fields where f.type == .timestamp {
                 for case .nullUnless(let flag) in f.limits {
                     return doc.setting(flag, .boolean(false)).setting(f.name, .timestamp(Samples.updatedAtSample))
+                }
+            }
+            return nil
+        case "tombstone-with-fields":
+            // The record's fields on a tombstone (schema §5.4: it keeps only the common fields).
+            for f in fields where f.type == .timestamp {
+                for case .nullUnless(let flag) in f.limits {
+                    return doc.setting(flag, .boolean(true)).setting(f.name, .timestamp(Samples.updatedAtSample))
                 }
             }
             return nil

@@ -341,6 +341,9 @@ struct MarkdownEmitter {
                 + "the base64 text (4 × ⌈n / 3⌉ characters, so up to two bytes more pass the JSON Schema; the Swift "
                 + "decoder counts bytes).",
             "- A settings entry's `v` is typed by its key; entries of unknown keys accept any `v`.",
+            "- A record with `deleted` true is a tombstone (§5.4): it holds only the common fields, with `deletedAt` "
+                + "a timestamp; the record's own required fields are required of a live document only, where "
+                + "`deletedAt` is null.",
             "",
         ]
     }

@@ -45,6 +45,12 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
     /// (`nullUnless=deleted`: only a tombstone has `deletedAt`).
     case nullUnless(String)
 
+    /// The flag of a `nullUnless` limit, nil for any other limit.
+    public var nullUnlessFlag: String? {
+        if case .nullUnless(let flag) = self { return flag }
+        return nil
+    }
+
     /// Reads one `name=value` item.
     ///
     /// - Returns: nil for an unknown name or a value that is not a number (an integer for the `max…` and `hexLength` kinds).

@@ -18,6 +18,8 @@ indirect enum SampleValue {
     case map(String, [(FieldSpec, SampleValue)])
     case array([SampleValue])
     case dictionary([(String, SampleValue)])
+    /// A nullable field's null (Swift `nil`).
+    case null
 
     /// 2026-10-20T14:03:07.123Z.
     static let sampleTimestamp = SampleValue.timestamp(1_792_504_987, 123_000, "2026-10-20T14:03:07.123Z")
@@ -27,8 +29,19 @@ indirect enum SampleValue {
 struct Samples {
     let spec: SchemaSpec
 
+    /// A live document: a field that is null unless a flag is true (`deletedAt`) is null and its flag
+    /// (`deleted`) false, since a document with `deleted` true is a tombstone, which keeps only the
+    /// common fields (schema §5.4); every other field has a value.
     func document(_ owner: String) -> SampleValue {
-        .map(owner, spec.allFields(of: owner).map { ($0, value($0.type, field: $0)) })
+        let fields = spec.allFields(of: owner)
+        let flags = Set(fields.flatMap { $0.limits.compactMap(\.nullUnlessFlag) })
+        return .map(
+            owner,
+            fields.map { field in
+                if field.limits.contains(where: { $0.nullUnlessFlag != nil }) { return (field, .null) }
+                if flags.contains(field.name), field.type == .boolean { return (field, .bool(false)) }
+                return (field, value(field.type, field: field))
+            })
     }
 
     private func clamp(_ value: Double, _ field: FieldSpec?) -> Double {
@@ -78,6 +91,7 @@ struct Samples {
     /// `$increment`) where the field is written that way.
     func json(_ sample: SampleValue, form: WriteFormKind) -> FirestoreValue {
         switch sample {
+        case .null: return .null
         case .bool(let b): return .boolean(b)
         case .integer(let i): return .integer(i)
         case .double(let d): return .double(d)
@@ -114,6 +128,7 @@ struct Samples {
     /// The Swift expression of a sample (`try` may be needed: timestamps throw).
     func swift(_ sample: SampleValue, types: SwiftTypes) -> String {
         switch sample {
+        case .null: return "nil"
         case .bool(let b): return b ? "true" : "false"
         case .integer(let i): return SwiftText.integer(i)
         case .double(let d): return SwiftText.double(d)
