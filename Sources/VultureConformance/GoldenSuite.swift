@@ -35,49 +35,105 @@ public struct GoldenSuite: Sendable {
     /// checkout.
     public static var defaultRoot: URL { GoldenResources.root }
 
+    /// The parts of a goldens folder, in the order they are read: each must be a folder.
+    public static let folders = ["schema", "vectors", "scenarios"]
+
     /// Reads every golden under `root` (by default the bundled goldens, ``defaultRoot``).
-    /// - Throws: `GoldenError` naming the file, JSON pointer and what is wrong; `SchemaInputError`
+    /// - Throws: `GoldenError` naming the file, JSON pointer and what is wrong, or (with no file) a
+    ///   `root` that is no folder, lacks one of `VERSION` and ``folders`` or holds no case; `SchemaInputError`
     ///   for a file that is not canonical typed JSON.
     public static func load(from root: URL = defaultRoot) throws -> GoldenSuite {
         let fm = FileManager.default
-        guard let versionData = fm.contents(atPath: root.appendingPathComponent("VERSION").path),
-            let versionText = String(data: versionData, encoding: .utf8)
-        else {
+        var st = stat()
+        guard stat(root.path, &st) == 0 else {
+            throw GoldenError(file: "", pointer: "", message: String(cString: strerror(errno)))
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw GoldenError(file: "", pointer: "", message: "a file, not a goldens folder")
+        }
+        let versionText: String
+        do {
+            let bytes = try FileContents.bytes(atPath: root.appendingPathComponent("VERSION").path)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw GoldenError(file: "VERSION", pointer: "", message: "the suite version is not UTF-8 text")
+            }
+            versionText = text
+        } catch let error as FileAccessError {
             throw GoldenError(
-                file: root.appendingPathComponent("VERSION").path, pointer: "", message: "cannot read the suite version"
-            )
+                file: "VERSION", pointer: "",
+                message: "cannot read the suite version: \(String(cString: strerror(error.errno)))")
         }
         let version = versionText.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.isSemanticVersion(version) else {
-            throw GoldenError(file: "VERSION", pointer: "", message: "\"\(version)\" is not MAJOR.MINOR.PATCH")
+            throw GoldenError(
+                file: "VERSION", pointer: "", message: "\"\(version.excerpt(scalars: 100))\" is not MAJOR.MINOR.PATCH")
+        }
+        // A missing part is named after the files are read, so that a broken file is reported first.
+        let missing = folders.filter { folder in
+            var isFolder: ObjCBool = false
+            return !fm.fileExists(atPath: root.appendingPathComponent(folder).path, isDirectory: &isFolder)
+                || !isFolder.boolValue
         }
         var suite = GoldenSuite(version: version, cases: [], files: [])
-        for folder in ["schema", "vectors", "scenarios"] {
+        var fileOfCase: [String: String] = [:]
+        for folder in folders where !missing.contains(folder) {
             let dir = root.appendingPathComponent(folder)
-            let names = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }
-                .sorted()
+            let names: [String]
+            do {
+                names = try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+            } catch {
+                throw GoldenError(file: folder + "/", pointer: "", message: "cannot list the folder: \(reason(error))")
+            }
             for name in names {
                 let relative = folder + "/" + name
-                guard let data = fm.contents(atPath: dir.appendingPathComponent(name).path) else {
-                    throw GoldenError(file: relative, pointer: "", message: "cannot read the file")
+                let data: [UInt8]
+                do {
+                    data = try FileContents.bytes(atPath: dir.appendingPathComponent(name).path)
+                } catch {
+                    throw GoldenError(
+                        file: relative, pointer: "",
+                        message: "cannot read the file: \(String(cString: strerror(error.errno)))"
+                    )
                 }
-                let value = try CanonicalJSON.decode([UInt8](data), file: relative)
+                let value = try CanonicalJSON.decode(data, file: relative)
                 suite.files.append((relative, value))
+                let cases: [ConformanceCase]
                 switch folder {
-                case "schema": suite.cases += try documentCases(value, file: relative)
-                case "vectors": suite.cases += try vectorCases(value, file: relative)
-                default: suite.cases.append(try scenarioCase(value, file: relative))
+                case "schema": cases = try documentCases(value, file: relative)
+                case "vectors": cases = try vectorCases(value, file: relative)
+                default: cases = [try scenarioCase(value, file: relative)]
                 }
+                for c in cases {
+                    if let other = fileOfCase[c.id] {
+                        throw GoldenError(
+                            file: relative, pointer: "", message: "case id \(c.id) is used twice (also in \(other))")
+                    }
+                    fileOfCase[c.id] = relative
+                }
+                suite.cases += cases
             }
         }
-        var seen: [String: String] = [:]
-        for c in suite.cases {
-            if let other = seen[c.id] {
-                throw GoldenError(file: other, pointer: "", message: "case id \(c.id) is used twice")
-            }
-            seen[c.id] = c.section
+        if !missing.isEmpty {
+            throw GoldenError(
+                file: "", pointer: "",
+                message: "no \(missing.map { $0 + "/" }.joined(separator: " or ")) folder; a goldens folder holds "
+                    + "VERSION, \(folders.map { $0 + "/" }.joined(separator: ", ")) (Goldens/FORMAT.md)")
+        }
+        guard !suite.cases.isEmpty else {
+            throw GoldenError(
+                file: "", pointer: "",
+                message: "no case: \(folders.map { $0 + "/" }.joined(separator: ", ")) hold no *.json golden")
         }
         return suite
+    }
+
+    /// The system's reason for a Foundation file error (`No such file or directory`), else its description.
+    static func reason(_ error: any Error) -> String {
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        return error.localizedDescription
     }
 
     static func isSemanticVersion(_ s: String) -> Bool {
@@ -240,11 +296,18 @@ public struct GoldenSuite: Sendable {
 
 /// A golden file of the wrong shape: `FILE: /pointer: message`.
 public struct GoldenError: Error, Sendable, CustomStringConvertible {
-    /// The golden file's path, relative to the suite root where known (`VERSION`, a case file).
+    /// The golden file's path, relative to the suite root (`VERSION`, `vectors/ids.json`, `schema/`);
+    /// empty for the goldens folder itself.
     public var file: String
     /// JSON pointer of the bad part inside the file; empty for the whole file.
     public var pointer: String
     /// What is wrong.
     public var message: String
-    public var description: String { "\(file): \(pointer.isEmpty ? "/" : pointer): \(message)" }
+    /// `FILE: /pointer: message` for a JSON file (`/` for the whole file); `FILE: message` for
+    /// `VERSION` or a folder, which have no pointer; `message` for the goldens folder itself.
+    public var description: String {
+        if file.isEmpty { return message }
+        if pointer.isEmpty && !file.hasSuffix(".json") { return "\(file): \(message)" }
+        return "\(file): \(pointer.isEmpty ? "/" : pointer): \(message)"
+    }
 }

@@ -59,4 +59,57 @@ import VultureSyncSchema
             "\(error)" == "vectors/x.json: /cases/0: a case has exactly one of output and error (a rule id)"
         }
     }
+
+    /// A goldens folder that lacks a part of the layout, or holds no case, is refused by name, not
+    /// run as a smaller suite that passes; the parts it has are still read first.
+    @Test func goldensMissingAPartOrEveryCaseAreRefused() throws {
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("vulture-goldens-part-\(UUID().uuidString)")
+        try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: dir) }
+        try fm.copyItem(
+            at: GoldenSuite.defaultRoot.appendingPathComponent("VERSION"), to: dir.appendingPathComponent("VERSION"))
+        let layout = "a goldens folder holds VERSION, schema/, vectors/, scenarios/ (Goldens/FORMAT.md)"
+        #expect {
+            try GoldenSuite.load(from: dir)
+        } throws: { "\($0)" == "no schema/ or vectors/ or scenarios/ folder; \(layout)" }
+        try fm.copyItem(
+            at: GoldenSuite.defaultRoot.appendingPathComponent("schema"), to: dir.appendingPathComponent("schema"))
+        #expect {
+            try GoldenSuite.load(from: dir)
+        } throws: { "\($0)" == "no vectors/ or scenarios/ folder; \(layout)" }
+        // Every part present but empty: zero cases.
+        try fm.removeItem(at: dir.appendingPathComponent("schema"))
+        for folder in GoldenSuite.folders {
+            try fm.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        #expect {
+            try GoldenSuite.load(from: dir)
+        } throws: { "\($0)" == "no case: schema/, vectors/, scenarios/ hold no *.json golden" }
+        // Every part present, one with cases: a subset is a suite.
+        try fm.removeItem(at: dir.appendingPathComponent("schema"))
+        try fm.copyItem(
+            at: GoldenSuite.defaultRoot.appendingPathComponent("schema"), to: dir.appendingPathComponent("schema"))
+        let subset = try GoldenSuite.load(from: dir)
+        #expect(subset.cases.count == 32)
+        #expect(subset.cases.allSatisfy { $0.op == "encode" })
+    }
+
+    /// A missing goldens folder or VERSION says why in the system's words, with no empty pointer.
+    @Test func unreadableGoldensSayWhy() throws {
+        let fm = FileManager.default
+        let dir = fm.temporaryDirectory.appendingPathComponent("vulture-goldens-noversion-\(UUID().uuidString)")
+        #expect {
+            try GoldenSuite.load(from: dir)
+        } throws: { "\($0)" == "No such file or directory" }
+        try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: dir) }
+        #expect {
+            try GoldenSuite.load(from: dir)
+        } throws: { "\($0)" == "VERSION: cannot read the suite version: No such file or directory" }
+        try fm.createDirectory(at: dir.appendingPathComponent("VERSION"), withIntermediateDirectories: true)
+        #expect {
+            try GoldenSuite.load(from: dir)
+        } throws: { "\($0)" == "VERSION: cannot read the suite version: Is a directory" }
+    }
 }
