@@ -167,3 +167,9 @@ public struct CommandLineArguments: Sendable {
         throw UsageError(message: "unknown command '\(first.excerpt(scalars: shownScalars))'; \(choices)")
     }
 }
+
+extension String {
+    /// The argument as a message shows it: whole up to ``CommandLineArguments/shownScalars`` Unicode
+    /// scalars, else an excerpt with its length, so that a path of 100,000 characters is not echoed whole.
+    package var shownArgument: String { excerpt(scalars: CommandLineArguments.shownScalars) }
+}

@@ -103,12 +103,12 @@ public struct CommandLineTool: Sendable {
             let path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
         else { return "\(error)" }
         var st = stat()
-        if stat(path, &st) != 0 { return "\(path): \(String(cString: strerror(errno)))" }
+        if stat(path, &st) != 0 { return "\(path.shownArgument): \(String(cString: strerror(errno)))" }
         let isFolder = st.st_mode & S_IFMT == S_IFDIR
         switch CocoaError.Code(rawValue: ns.code) {
-        case .fileReadUnknown where isFolder: return "\(path): a folder, not a file"
-        case .fileWriteFileExists where !isFolder: return "\(path): a file, not a folder"
-        default: return "\(path): \(ns.localizedDescription)"
+        case .fileReadUnknown where isFolder: return "\(path.shownArgument): a folder, not a file"
+        case .fileWriteFileExists where !isFolder: return "\(path.shownArgument): a file, not a folder"
+        default: return "\(path.shownArgument): \(ns.localizedDescription)"
         }
     }
 

@@ -17,7 +17,7 @@ public struct NotPackageRootError: Error, Equatable, CustomStringConvertible {
         let holding = entries.joined(separator: " and ")
         // `URL(fileURLWithPath: "")` is the current directory: an empty --root is refused, not read as it.
         if root.isEmpty { return "--root is empty; give the package root (the folder with \(holding))" }
-        return "\(root) is not the package root (no \(holding)); run it there or give --root"
+        return "\(root.shownArgument) is not the package root (no \(holding)); run it there or give --root"
     }
 }
 

@@ -51,7 +51,9 @@ public struct FailureList: Sendable, Hashable {
         do {
             bytes = try FileContents.bytes(atPath: path)
         } catch {
-            throw FailureListError(file: path, line: nil, message: "\(error)")
+            // The path once, in front: "FILE: cannot open: No such file or directory".
+            throw FailureListError(
+                file: path, line: nil, message: "cannot \(error.operation): \(String(cString: strerror(error.errno)))")
         }
         guard let text = String(validUTF8: bytes) else {
             throw FailureListError(file: path, line: nil, message: "the failure list is not UTF-8")
@@ -171,5 +173,8 @@ public struct FailureListError: Error, Sendable, Hashable, CustomStringConvertib
     public var line: Int?
     /// What is wrong.
     public var message: String
-    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
+    public var description: String {
+        let file = file.excerpt(scalars: 100)
+        return line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+    }
 }

@@ -34,7 +34,11 @@ struct DeviceIdentity {
                     path: file.path, reason: "this state is user \(storedUid), not \(uid): use another --state")
             }
             if let device, device != storedDevice {
-                throw .state(path: file.path, reason: "this state is device \(storedDevice), not \(device)")
+                throw .state(
+                    path: file.path,
+                    reason:
+                        "this state is device \(storedDevice), not \(device.excerpt(scalars: SyncCommandError.shownScalars))"
+                )
             }
             if let platform, platform != storedPlatform {
                 throw .state(path: file.path, reason: "this state is platform \(storedPlatform.rawValue)")
@@ -46,7 +50,9 @@ struct DeviceIdentity {
         }
         if let device {
             do { try DocumentIds.validate(documentId: device) } catch {
-                throw .state(path: file.path, reason: "--device \(device): \(error)")
+                throw .state(
+                    path: file.path,
+                    reason: "--device \(device.excerpt(scalars: SyncCommandError.shownScalars)): \(error)")
             }
         }
         let random = UUID().uuidString.lowercased().prefix(8)

@@ -105,7 +105,9 @@ public enum SyncCommand {
         var platform: Platform?
         if let name = args.option("platform") {
             guard let p = Platform(rawValue: name) else {
-                throw UsageError(message: "--platform is android or ios, not \(name)")
+                throw UsageError(
+                    message: "--platform is android or ios, not \(name.excerpt(scalars: SyncCommandError.shownScalars))"
+                )
             }
             platform = p
         }
@@ -170,7 +172,12 @@ public enum SyncCommand {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port),
             let url = URL(string: "http://\(text)")
-        else { throw UsageError(message: "--\(option) is HOST:PORT (127.0.0.1:8080), not \(text)") }
+        else {
+            throw UsageError(
+                message:
+                    "--\(option) is HOST:PORT (127.0.0.1:8080), not \(text.excerpt(scalars: SyncCommandError.shownScalars))"
+            )
+        }
         return url
     }
 

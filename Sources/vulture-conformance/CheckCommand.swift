@@ -43,7 +43,7 @@ enum CheckCommand {
         let dir = URL(fileURLWithPath: try args.positionals("DIR")[0])
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw IOFailure(message: "\(dir.path) is not a folder")
+            throw IOFailure(message: "\(dir.path.shownArgument) is not a folder")
         }
         let suite = try SuiteCommand.loadSuite(args.option("goldens"))
         let failureList = try SuiteCommand.loadFailureList(args)
@@ -95,7 +95,8 @@ enum CheckCommand {
             }
         }
         guard filesRead > 0 else {
-            throw IOFailure(message: "\(dir.path) holds no file named as a golden (schema/*.json, vectors/*.json)")
+            throw IOFailure(
+                message: "\(dir.path.shownArgument) holds no file named as a golden (schema/*.json, vectors/*.json)")
         }
         var implementation = FileAnswers(answers: answers)
         var outcome = ConformanceRunner.run(

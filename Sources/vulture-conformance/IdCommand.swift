@@ -43,10 +43,10 @@ enum IdCommand {
             let sourceName = try args.requiredOption("source")
             let typeName = try args.requiredOption("type")
             guard let source = MapFileSource(rawValue: sourceName) else {
-                throw UsageError(message: "--source must be USER, XCSOAR or OPENAIP, not \(sourceName)")
+                throw UsageError(message: "--source must be USER, XCSOAR or OPENAIP, not \(sourceName.shownArgument)")
             }
             guard let type = MapFileType(rawValue: typeName) else {
-                throw UsageError(message: "--type must be WAYPOINTS or AIRSPACE, not \(typeName)")
+                throw UsageError(message: "--type must be WAYPOINTS or AIRSPACE, not \(typeName.shownArgument)")
             }
             if source == .user {
                 guard args.option("filename") == nil else {
@@ -56,14 +56,14 @@ enum IdCommand {
                     userImportedType: type, contentHash: try args.requiredOption("content-hash"))
             }
             guard args.option("content-hash") == nil else {
-                throw UsageError(message: "--source \(sourceName) takes --filename, not --content-hash")
+                throw UsageError(message: "--source \(sourceName.shownArgument) takes --filename, not --content-hash")
             }
             return try DocumentIds.mapFileId(source: source, type: type, filename: try args.requiredOption("filename"))
         case "recent-competition":
             let args = try CommandLineArguments(rest, valueOptions: [])
             return try DocumentIds.recentCompetitionId(competitionId: try args.positionals("ID")[0])
         default:
-            throw UsageError(message: "unknown id kind '\(kind)'")
+            throw UsageError(message: "unknown id kind '\(kind.shownArgument)'")
         }
     }
 }

@@ -50,7 +50,7 @@ enum SuiteCommand {
             if let unknown = tests.first(where: { !known.contains($0) }) {
                 let near = suite.cases.map(\.id).filter { $0.hasPrefix(unknown) || unknown.hasPrefix($0) }.prefix(5)
                 throw UsageError(
-                    message: "no case \(unknown)"
+                    message: "no case \(unknown.shownArgument)"
                         + (near.isEmpty ? "" : "; cases near it: \(near.joined(separator: ", "))"))
             }
             for area in areas where !suite.cases.contains(where: { $0.isIn(area: area) }) {
@@ -62,12 +62,14 @@ enum SuiteCommand {
                         if !all.contains(a) { all.append(a) }
                     }
                 }
-                throw UsageError(message: "no case in area \(area); areas: \(all.joined(separator: ", "))")
+                throw UsageError(
+                    message: "no case in area \(area.shownArgument); areas: \(all.joined(separator: ", "))")
             }
             if let platform, Platform(rawValue: platform) == nil {
                 throw UsageError(
                     message:
-                        "--platform is \(Platform.allCases.map(\.rawValue).joined(separator: " or ")), not \(platform)")
+                        "--platform is \(Platform.allCases.map(\.rawValue).joined(separator: " or ")), not \(platform.shownArgument)"
+                )
             }
         }
 
@@ -154,7 +156,8 @@ enum SuiteCommand {
         do {
             return try GoldenSuite.load(from: root)
         } catch {
-            throw IOFailure(message: "cannot read the goldens at \(root.path): \(error)")
+            // The folder as given (`--goldens g3`), shortened: the error names what is wrong inside it.
+            throw IOFailure(message: "cannot read the goldens at \((path ?? root.path).shownArgument): \(error)")
         }
     }
 
@@ -190,7 +193,7 @@ enum SuiteCommand {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw IOFailure(message: "cannot make the folder for \(path): \(error.localizedDescription)")
+            throw IOFailure(message: "cannot make the folder for \(path.shownArgument): \(error.localizedDescription)")
         }
         do {
             try FileContents.write(Array(text.utf8), toPath: path)
@@ -213,7 +216,7 @@ enum SuiteCommand {
             guard let path = args.option(option) else { continue }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw IOFailure(message: "--\(option) \(path) is a directory; give a file path")
+                throw IOFailure(message: "--\(option) \(path.shownArgument) is a directory; give a file path")
             }
         }
         try writeNotRun("the run did not finish", args: args, suiteVersion: suiteVersion)

@@ -231,14 +231,14 @@ enum DocumentFiles {
     struct ListingError: Error, CustomStringConvertible {
         var path: String
         var errno: Int32
-        var description: String { "cannot list \(path): \(String(cString: strerror(errno)))" }
+        var description: String { "cannot list \(path.shownArgument): \(String(cString: strerror(errno)))" }
     }
 
     /// A folder with no `*.json` file under it: nothing would be checked.
     struct EmptyFolderError: Error, CustomStringConvertible {
         var path: String
         var description: String {
-            "\(path) holds no *.json file (folders are entered, not through symbolic links): nothing to check"
+            "\(path.shownArgument) holds no *.json file (folders are entered, not through symbolic links): nothing to check"
         }
     }
 
@@ -382,7 +382,7 @@ enum DocumentFiles {
     /// - Returns: nil, or what went wrong, as "cannot read PATH: reason".
     static func read(_ path: String, into buffer: inout [UInt8]) -> String? {
         func problem(_ operation: String, _ code: Int32) -> String {
-            "cannot \(operation) \(displayName(path)): \(String(cString: strerror(code)))"
+            "cannot \(operation) \(displayName(path).shownArgument): \(String(cString: strerror(code)))"
         }
         let fd = openInput(path)
         guard fd >= 0 else { return problem("open", errno) }
@@ -472,7 +472,8 @@ enum DocumentStream {
     static func check(_ file: String, checks: ValidateCommand.Checks, summary: inout RunSummary) -> Bool {
         let fd = DocumentFiles.openInput(file)
         guard fd >= 0 else {
-            printError("vulture-conformance validate: cannot open \(file): \(String(cString: strerror(errno)))")
+            printError(
+                "vulture-conformance validate: cannot open \(file.shownArgument): \(String(cString: strerror(errno)))")
             return false
         }
         defer { if fd != STDIN_FILENO { close(fd) } }
@@ -493,7 +494,9 @@ enum DocumentStream {
                 }
             } while n < 0 && errno == EINTR
             if n < 0 {
-                printError("vulture-conformance validate: cannot read \(name): \(String(cString: strerror(errno)))")
+                printError(
+                    "vulture-conformance validate: cannot read \(name.shownArgument): \(String(cString: strerror(errno)))"
+                )
                 return false
             }
             buffer.removeSubrange((start + n)...)

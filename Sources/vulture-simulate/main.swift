@@ -75,7 +75,7 @@ tool.run { arguments in
     func integer(_ name: String, _ fallback: Int) throws -> Int {
         guard let text = args.option(name) else { return fallback }
         guard let n = Int(text), n >= 0 else {
-            throw UsageError(message: "--\(name) needs a whole number, not \(text)")
+            throw UsageError(message: "--\(name) needs a whole number, not \(text.shownArgument)")
         }
         return n
     }
@@ -90,7 +90,9 @@ tool.run { arguments in
     }
     var bug: InjectedBug?
     if let name = args.option("inject") {
-        guard let b = InjectedBug(rawValue: name) else { throw UsageError(message: "no bug \(name); one of: \(bugs)") }
+        guard let b = InjectedBug(rawValue: name) else {
+            throw UsageError(message: "no bug \(name.shownArgument); one of: \(bugs)")
+        }
         bug = b
     }
     let scenarioDirectory = args.option("write-scenario").map { URL(fileURLWithPath: $0) }
@@ -139,7 +141,9 @@ tool.run { arguments in
         return 0
     }
     if let replay = args.option("replay") {
-        guard let seed = UInt64(replay) else { throw UsageError(message: "--replay needs a seed, not \(replay)") }
+        guard let seed = UInt64(replay) else {
+            throw UsageError(message: "--replay needs a seed, not \(replay.shownArgument)")
+        }
         let options = SimulationOptions(
             seed: seed, steps: steps, injectedBug: bug, devices: devices, sdkSurface: args.flag("sdk-surface"))
         guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
@@ -226,9 +230,12 @@ enum KnownFailures {
             else {
                 throw Malformed(
                     description:
-                        "\(path):\(index + 1): `SEED INVARIANT` expected (an invariant is one of \(invariants))")
+                        "\(path.shownArgument):\(index + 1): `SEED INVARIANT` expected (an invariant is one of \(invariants))"
+                )
             }
-            guard out[seed] == nil else { throw Malformed(description: "\(path):\(index + 1): seed \(seed) twice") }
+            guard out[seed] == nil else {
+                throw Malformed(description: "\(path.shownArgument):\(index + 1): seed \(seed) twice")
+            }
             out[seed] = invariant
         }
         return out
@@ -269,20 +276,22 @@ final class EmulatorServers: Sendable {
             }
             return nil
         case "emulator": break
-        case let other: throw UsageError(message: "--backend is memory or emulator, not \(other)")
+        case let other: throw UsageError(message: "--backend is memory or emulator, not \(other.shownArgument)")
         }
         func address(_ name: String) throws -> URL? {
             guard let text = args.option(name) else { return nil }
             let parts = text.split(separator: ":")
             guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port),
                 let url = URL(string: "http://\(parts[0]):\(port)")
-            else { throw UsageError(message: "--\(name) needs HOST:PORT, not \(text)") }
+            else { throw UsageError(message: "--\(name) needs HOST:PORT, not \(text.shownArgument)") }
             return url
         }
         let rulesPath = args.option("rules") ?? "Goldens/firestore.rules"
         guard let text = try? String(contentsOfFile: rulesPath, encoding: .utf8) else {
             throw UsageError(
-                message: "cannot read the security rules \(rulesPath) (run in the package root, or give --rules FILE)")
+                message:
+                    "cannot read the security rules \(rulesPath.shownArgument) (run in the package root, or give --rules FILE)"
+            )
         }
         rules = text
         let firestoreGiven = try address("emulator")

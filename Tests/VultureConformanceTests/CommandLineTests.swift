@@ -359,4 +359,67 @@ struct CommandLineTests {
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("vulture-conformance run: --timeout takes seconds, more than 0 and at most 86400"))
     }
+
+    /// `--goldens` naming a folder without every part of the layout, or with no case, is an input
+    /// error (exit 2) naming the folder and what it lacks, for a run and for `check`; not a pass of 0 cases.
+    @Test func partialGoldensAreAnInputError() throws {
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(at: dir.appendingPathComponent("g"), withIntermediateDirectories: true)
+        try fm.copyItem(
+            at: GoldenSuite.defaultRoot.appendingPathComponent("VERSION"), to: dir.appendingPathComponent("g/VERSION"))
+        let layout = "a goldens folder holds VERSION, schema/, vectors/, scenarios/ (Goldens/FORMAT.md)"
+        let none = try ConformanceCLI.run(["--goldens", "g"], in: dir)
+        #expect(none.status == 2)
+        #expect(none.stdout == "")
+        #expect(
+            none.stderr
+                == "vulture-conformance: cannot read the goldens at g: no schema/ or vectors/ or scenarios/ folder; \(layout)\n"
+        )
+        try fm.copyItem(
+            at: GoldenSuite.defaultRoot.appendingPathComponent("schema"), to: dir.appendingPathComponent("g/schema"))
+        let check = try ConformanceCLI.run(["check", ".", "--goldens", "g"], in: dir)
+        #expect(check.status == 2)
+        #expect(
+            check.stderr
+                == "vulture-conformance check: cannot read the goldens at g: no vectors/ or scenarios/ folder; \(layout)\n"
+        )
+        try fm.removeItem(at: dir.appendingPathComponent("g/schema"))
+        for folder in GoldenSuite.folders {
+            try fm.createDirectory(at: dir.appendingPathComponent("g/\(folder)"), withIntermediateDirectories: true)
+        }
+        let empty = try ConformanceCLI.run(["--goldens", "g"], in: dir)
+        #expect(empty.status == 2)
+        #expect(
+            empty.stderr
+                == "vulture-conformance: cannot read the goldens at g: no case: schema/, vectors/, scenarios/ hold no *.json golden\n"
+        )
+        let missing = try ConformanceCLI.run(["--goldens", "absent"], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "vulture-conformance: cannot read the goldens at absent: No such file or directory\n")
+    }
+
+    /// A path argument of 120,000 characters is shown in an error as its first 100 and its length, by
+    /// every command that names a path it cannot use.
+    @Test func aLongPathIsShownAsAnExcerpt() throws {
+        let long = String(repeating: "a", count: 120_000)
+        let shown = String(repeating: "a", count: 100) + "… (120000 characters)"
+        for (arguments, line) in [
+            (["validate", long], "vulture-conformance validate: cannot open \(shown): File name too long"),
+            (["validate", "--jsonl", long], "vulture-conformance validate: cannot open \(shown): File name too long"),
+            (["id", "flight", long], "vulture-conformance id: cannot open \(shown): File name too long"),
+            (["--goldens", long], "vulture-conformance: cannot read the goldens at \(shown): File name too long"),
+            (["--failure-list", long], "vulture-conformance: \(shown): cannot open: File name too long"),
+            (
+                ["check", "/" + long],
+                "vulture-conformance check: /\(long.prefix(99))… (120001 characters) is not a folder"
+            ),
+        ] {
+            let r = try ConformanceCLI.run(arguments)
+            #expect(r.status == 2, "\(arguments.first ?? "")")
+            let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first == line, "\(arguments.first ?? "")")
+        }
+    }
 }

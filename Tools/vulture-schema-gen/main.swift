@@ -33,7 +33,7 @@ tool.run { arguments in
             printError(errors.description)
             return 2
         } catch {
-            printError("cannot read \(root.appendingPathComponent("Spec").path): \(error)")
+            printError("cannot read \(root.appendingPathComponent("Spec").path.shownArgument): \(error)")
             return 2
         }
         let files = SchemaGenerator.generate(spec: spec)

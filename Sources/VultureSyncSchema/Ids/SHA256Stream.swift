@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 #if canImport(CryptoKit)
     import CryptoKit
@@ -126,9 +127,9 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     /// The POSIX `errno` value reported by the system.
     public let errno: Int32
 
-    /// "cannot <operation> <path>: <strerror>".
+    /// "cannot <operation> <path>: <strerror>", a path longer than 100 Unicode scalars as an excerpt.
     public var description: String {
-        "cannot \(operation) \(path): \(String(cString: strerror(errno)))"
+        "cannot \(operation) \(path.excerpt(scalars: 100)): \(String(cString: strerror(errno)))"
     }
 }
 
