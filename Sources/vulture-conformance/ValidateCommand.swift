@@ -66,7 +66,7 @@ enum ValidateCommand {
         let args = try CommandLineArguments(
             arguments, valueOptions: ["form", "format", "collection"], flags: ["strict", "merge", "jsonl"])
         guard !args.positionals.isEmpty else { throw UsageError(message: "give at least one FILE") }
-        if args.positionals.count { $0 == "-" } > 1 {
+        if args.positionals.count(where: { $0 == "-" }) > 1 {
             throw UsageError(message: "- (standard input) can be given once: it is read once")
         }
         let merge = args.flag("merge")
