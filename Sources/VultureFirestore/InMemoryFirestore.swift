@@ -31,8 +31,7 @@ public final class InMemoryFirestore: FirestoreDatabase, @unchecked Sendable {
     /// Recursive: a transaction holds it while its body reads and its writes commit.
     private let lock = NSRecursiveLock()
     /// The documents by collection path (`users/u/flights`), then path: a query reads its collection
-    /// only, and a commit hashes each path into one table (a second table by path alone doubled the
-    /// cost of a write to a large collection).
+    /// only, and a document is held once.
     private var collections: [String: [String: FirestoreDocument]] = [:]
     /// Per collection path, a count moved by every commit that changes one of its documents.
     private var collectionVersions: [String: Int] = [:]
