@@ -1,5 +1,6 @@
 // VultureCommandLine: the argument grammar, help, usage errors and exit statuses every Vulture executable shares.
 import Foundation
+import VultureSchemaCore
 
 /// One executable as its user meets it: its name in messages and its usage text.
 ///
@@ -108,7 +109,7 @@ public struct CommandLineTool: Sendable {
         switch CocoaError.Code(rawValue: ns.code) {
         case .fileReadUnknown where isFolder: return "\(path.shownArgument): a folder, not a file"
         case .fileWriteFileExists where !isFolder: return "\(path.shownArgument): a file, not a folder"
-        default: return "\(path.shownArgument): \(ns.localizedDescription)"
+        default: return "\(path.shownArgument): \(systemReason(of: error))"
         }
     }
 

@@ -82,7 +82,8 @@ public struct GoldenSuite: Sendable {
             do {
                 names = try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
             } catch {
-                throw GoldenError(file: folder + "/", pointer: "", message: "cannot list the folder: \(reason(error))")
+                throw GoldenError(
+                    file: folder + "/", pointer: "", message: "cannot list the folder: \(systemReason(of: error))")
             }
             for name in names {
                 let relative = folder + "/" + name
@@ -117,7 +118,7 @@ public struct GoldenSuite: Sendable {
             throw GoldenError(
                 file: "", pointer: "",
                 message: "no \(missing.map { $0 + "/" }.joined(separator: " or ")) folder; a goldens folder holds "
-                    + "VERSION, \(folders.map { $0 + "/" }.joined(separator: ", ")) (Goldens/FORMAT.md)")
+                    + "VERSION, \(folders.map { $0 + "/" }.joined(separator: ", ")) (Goldens/README.md)")
         }
         guard !suite.cases.isEmpty else {
             throw GoldenError(
@@ -125,15 +126,6 @@ public struct GoldenSuite: Sendable {
                 message: "no case: \(folders.map { $0 + "/" }.joined(separator: ", ")) hold no *.json golden")
         }
         return suite
-    }
-
-    /// The system's reason for a Foundation file error (`No such file or directory`), else its description.
-    static func reason(_ error: any Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return error.localizedDescription
     }
 
     static func isSemanticVersion(_ s: String) -> Bool {

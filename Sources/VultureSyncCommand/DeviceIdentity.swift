@@ -64,7 +64,7 @@ struct DeviceIdentity {
             throw .file(path: directory.path, reason: "a file, not a folder (--state names the device's folder)")
         }
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-            throw .file(path: directory.path, reason: error.localizedDescription)
+            throw .file(path: directory.path, reason: systemReason(of: error))
         }
         try identity.save()
         return identity
@@ -76,7 +76,7 @@ struct DeviceIdentity {
             "platform": .string(platform.rawValue), "lastError": lastError.map { .string($0) } ?? .null,
         ])
         do { try Data(CanonicalJSON.encode(value)).write(to: file, options: .atomic) } catch {
-            throw .file(path: file.path, reason: error.localizedDescription)
+            throw .file(path: file.path, reason: systemReason(of: error))
         }
     }
 

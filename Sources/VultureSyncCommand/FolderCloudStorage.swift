@@ -48,7 +48,7 @@ public final class FolderCloudStorage: CloudStorage, @unchecked Sendable {
             try object.bytes.write(to: url(object.path), options: .atomic)
             try Data(CanonicalJSON.encode(metadata)).write(to: metadataURL(object.path), options: .atomic)
         } catch {
-            throw CloudStorageError(.unavailable, "\(url(object.path).path): \(error.localizedDescription)")
+            throw CloudStorageError(.unavailable, "\(url(object.path).path): \(systemReason(of: error))")
         }
     }
 

@@ -62,7 +62,7 @@ public enum IGCImportCheck {
                 message: "\(size) bytes, over the import cap of \(SchemaLimits.igcImportMaxRawBytes) bytes (schema §3)")
         }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw .file(path: path, reason: error.localizedDescription) }
+        do { data = try Data(contentsOf: url) } catch { throw .file(path: path, reason: systemReason(of: error)) }
         try check(data, path: path)
         return data
     }

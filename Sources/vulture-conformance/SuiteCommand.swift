@@ -2,6 +2,7 @@ import Foundation
 import VultureCommandLine
 import VultureConformance
 import VultureReference
+import VultureSchemaCore
 import VultureSyncSchema
 import VultureTesteeProcess
 
@@ -193,7 +194,7 @@ enum SuiteCommand {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw IOFailure(message: "cannot make the folder for \(path.shownArgument): \(error.localizedDescription)")
+            throw IOFailure(message: "cannot make the folder for \(path.shownArgument): \(systemReason(of: error))")
         }
         do {
             try FileContents.write(Array(text.utf8), toPath: path)

@@ -369,7 +369,7 @@ struct CommandLineTests {
         try fm.createDirectory(at: dir.appendingPathComponent("g"), withIntermediateDirectories: true)
         try fm.copyItem(
             at: GoldenSuite.defaultRoot.appendingPathComponent("VERSION"), to: dir.appendingPathComponent("g/VERSION"))
-        let layout = "a goldens folder holds VERSION, schema/, vectors/, scenarios/ (Goldens/FORMAT.md)"
+        let layout = "a goldens folder holds VERSION, schema/, vectors/, scenarios/ (Goldens/README.md)"
         let none = try ConformanceCLI.run(["--goldens", "g"], in: dir)
         #expect(none.status == 2)
         #expect(none.stdout == "")

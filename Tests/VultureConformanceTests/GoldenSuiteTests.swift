@@ -69,7 +69,7 @@ import VultureSyncSchema
         defer { try? fm.removeItem(at: dir) }
         try fm.copyItem(
             at: GoldenSuite.defaultRoot.appendingPathComponent("VERSION"), to: dir.appendingPathComponent("VERSION"))
-        let layout = "a goldens folder holds VERSION, schema/, vectors/, scenarios/ (Goldens/FORMAT.md)"
+        let layout = "a goldens folder holds VERSION, schema/, vectors/, scenarios/ (Goldens/README.md)"
         #expect {
             try GoldenSuite.load(from: dir)
         } throws: { "\($0)" == "no schema/ or vectors/ or scenarios/ folder; \(layout)" }

@@ -277,6 +277,23 @@ struct SyncCommandLocalTests {
         }
     }
 
+    /// A state folder that cannot be made is named with the system's reason, not Foundation's
+    /// "The operation could not be completed".
+    @Test func aStateFolderThatCannotBeMadeSaysWhy() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("not-a-folder")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let state = file.appendingPathComponent("state")
+        do {
+            _ = try CommandRun.run(base(state) + ["status"])
+            Issue.record("a state folder was made under a file")
+        } catch let SyncCommandError.file(path, reason) {
+            #expect(path == state.path)
+            #expect(reason == "Not a directory")
+        }
+    }
+
     /// A record id or collection name from the command line is shown as an excerpt, and an id
     /// Firestore refuses is refused before anything reads or writes it.
     @Test func idsAreCheckedAndShownAsExcerpts() throws {

@@ -105,7 +105,7 @@ public final class SQLiteLocalStore: LocalStore {
     /// - Throws: ``SQLiteStoreError``.
     public convenience init(directory: URL) throws(SQLiteStoreError) {
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-            throw SQLiteStoreError(path: directory.path, rule: .io, message: error.localizedDescription)
+            throw SQLiteStoreError(path: directory.path, rule: .io, message: systemReason(of: error))
         }
         try self.init(file: directory.appendingPathComponent(Self.fileName), migratingFileStoreIn: directory)
     }
@@ -309,7 +309,7 @@ public final class SQLiteLocalStore: LocalStore {
             let bytes: Data
             do { bytes = try Data(contentsOf: blobs.appendingPathComponent(name)) } catch {
                 throw SQLiteStoreError(
-                    path: blobs.appendingPathComponent(name).path, rule: .migration, message: error.localizedDescription
+                    path: blobs.appendingPathComponent(name).path, rule: .migration, message: systemReason(of: error)
                 )
             }
             try run("INSERT OR REPLACE INTO blobs (path, bytes) VALUES (?, ?)", [.text(path), .blob(bytes)])
