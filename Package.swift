@@ -256,7 +256,7 @@ let package = Package(
         // The generator's command line: `generate` writes what changed, `check` prints the drift.
         .executableTarget(
             name: "vulture-schema-gen",
-            dependencies: ["VultureCommandLine", "VultureSchemaGenerator"],
+            dependencies: ["VultureCommandLine", "VultureSchemaCore", "VultureSchemaGenerator"],
             path: "Tools/vulture-schema-gen"
         ),
         .testTarget(

@@ -34,7 +34,7 @@ public struct HelpRequest: Error, Equatable {
 public struct CommandLineArguments: Sendable {
     /// The most Unicode scalars of an argument a message shows; a longer one is shown as an excerpt
     /// with its length.
-    public static let shownScalars = 100
+    public static let shownScalars = String.shownScalars
 
     /// The positional arguments, in order.
     public private(set) var positionals: [String] = []
@@ -87,7 +87,7 @@ public struct CommandLineArguments: Sendable {
                 continue
             }
             guard valueOptions.contains(name) else {
-                fail("unknown option --\(name.excerpt(scalars: Self.shownScalars))")
+                fail("unknown option --\(name.shownArgument)")
                 continue
             }
             if value == nil {
@@ -161,15 +161,9 @@ public struct CommandLineArguments: Sendable {
             // An option, valid or not, cannot be judged before the command that owns it.
             throw UsageError(
                 message:
-                    "missing command before \(first.excerpt(scalars: shownScalars)) (the command comes first): \(choices)"
+                    "missing command before \(first.shownArgument) (the command comes first): \(choices)"
             )
         }
-        throw UsageError(message: "unknown command '\(first.excerpt(scalars: shownScalars))'; \(choices)")
+        throw UsageError(message: "unknown command '\(first.shownArgument)'; \(choices)")
     }
-}
-
-extension String {
-    /// The argument as a message shows it: whole up to ``CommandLineArguments/shownScalars`` Unicode
-    /// scalars, else an excerpt with its length, so that a path of 100,000 characters is not echoed whole.
-    package var shownArgument: String { excerpt(scalars: CommandLineArguments.shownScalars) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VultureSchemaCore
 
 /// A folder a generator was pointed at that is not this package's root: it lacks `Package.swift`
 /// or one of the entries the generator reads. `CommandLineTool.run` prints it in one line, exit 2.

@@ -53,7 +53,7 @@ public struct FailureList: Sendable, Hashable {
         } catch {
             // The path once, in front: "FILE: cannot open: No such file or directory".
             throw FailureListError(
-                file: path, line: nil, message: "cannot \(error.operation): \(String(cString: strerror(error.errno)))")
+                file: path, line: nil, message: "cannot \(error.operation): \(error.reason)")
         }
         guard let text = String(validUTF8: bytes) else {
             throw FailureListError(file: path, line: nil, message: "the failure list is not UTF-8")
@@ -174,7 +174,7 @@ public struct FailureListError: Error, Sendable, Hashable, CustomStringConvertib
     /// What is wrong.
     public var message: String
     public var description: String {
-        let file = file.excerpt(scalars: 100)
+        let file = file.shownArgument
         return line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
     }
 }

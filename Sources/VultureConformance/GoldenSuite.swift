@@ -61,12 +61,12 @@ public struct GoldenSuite: Sendable {
         } catch let error as FileAccessError {
             throw GoldenError(
                 file: "VERSION", pointer: "",
-                message: "cannot read the suite version: \(String(cString: strerror(error.errno)))")
+                message: "cannot read the suite version: \(error.reason)")
         }
         let version = versionText.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.isSemanticVersion(version) else {
             throw GoldenError(
-                file: "VERSION", pointer: "", message: "\"\(version.excerpt(scalars: 100))\" is not MAJOR.MINOR.PATCH")
+                file: "VERSION", pointer: "", message: "\"\(version.shownArgument)\" is not MAJOR.MINOR.PATCH")
         }
         // A missing part is named after the files are read, so that a broken file is reported first.
         let missing = folders.filter { folder in
@@ -93,7 +93,7 @@ public struct GoldenSuite: Sendable {
                 } catch {
                     throw GoldenError(
                         file: relative, pointer: "",
-                        message: "cannot read the file: \(String(cString: strerror(error.errno)))"
+                        message: "cannot read the file: \(error.reason)"
                     )
                 }
                 let value = try CanonicalJSON.decode(data, file: relative)

@@ -37,7 +37,7 @@ struct DeviceIdentity {
                 throw .state(
                     path: file.path,
                     reason:
-                        "this state is device \(storedDevice), not \(device.excerpt(scalars: SyncCommandError.shownScalars))"
+                        "this state is device \(storedDevice), not \(device.shownArgument)"
                 )
             }
             if let platform, platform != storedPlatform {
@@ -52,7 +52,7 @@ struct DeviceIdentity {
             do { try DocumentIds.validate(documentId: device) } catch {
                 throw .state(
                     path: file.path,
-                    reason: "--device \(device.excerpt(scalars: SyncCommandError.shownScalars)): \(error)")
+                    reason: "--device \(device.shownArgument): \(error)")
             }
         }
         let random = UUID().uuidString.lowercased().prefix(8)

@@ -99,14 +99,14 @@ public enum SyncCommand {
         let operands = Array(args.positionals.dropFirst())
         let uid = try args.requiredOption("uid")
         do { try BlobPaths.validate(uid: uid) } catch {
-            throw UsageError(message: "--uid \(uid.excerpt(scalars: SyncCommandError.shownScalars)): \(error)")
+            throw UsageError(message: "--uid \(uid.shownArgument): \(error)")
         }
         let stateDirectory = URL(fileURLWithPath: try args.requiredOption("state"))
         var platform: Platform?
         if let name = args.option("platform") {
             guard let p = Platform(rawValue: name) else {
                 throw UsageError(
-                    message: "--platform is android or ios, not \(name.excerpt(scalars: SyncCommandError.shownScalars))"
+                    message: "--platform is android or ios, not \(name.shownArgument)"
                 )
             }
             platform = p
@@ -175,7 +175,7 @@ public enum SyncCommand {
         else {
             throw UsageError(
                 message:
-                    "--\(option) is HOST:PORT (127.0.0.1:8080), not \(text.excerpt(scalars: SyncCommandError.shownScalars))"
+                    "--\(option) is HOST:PORT (127.0.0.1:8080), not \(text.shownArgument)"
             )
         }
         return url
@@ -198,7 +198,7 @@ public enum SyncCommand {
     static func collection(_ name: String) throws(SyncCommandError) -> SyncCollection {
         guard let c = SyncCollection(rawValue: name), c != .users else {
             let names = SyncCollection.pushOrder.map(\.rawValue).joined(separator: ", ")
-            throw .record("no collection \(name.excerpt(scalars: SyncCommandError.shownScalars)); one of \(names)")
+            throw .record("no collection \(name.shownArgument); one of \(names)")
         }
         return c
     }
@@ -208,7 +208,7 @@ public enum SyncCommand {
     /// - Throws: ``SyncCommandError/record(_:)`` naming the rule broken.
     static func recordId(_ id: String, in collection: SyncCollection) throws(SyncCommandError) -> String {
         do { try DocumentIds.validate(documentId: id) } catch {
-            throw .record("\(collection.rawValue)/\(id.excerpt(scalars: SyncCommandError.shownScalars)): \(error)")
+            throw .record("\(collection.rawValue)/\(id.shownArgument): \(error)")
         }
         return id
     }

@@ -22,19 +22,16 @@ public enum SyncCommandError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A state directory made for another uid, or one this version cannot read.
     case state(path: String, reason: String)
 
-    /// The most Unicode scalars of a command-line argument or path a message shows (`String.excerpt`).
-    static let shownScalars = 100
-
     /// One line: `PATH:LINE: RULE: message`, `ARGUMENT: /pointer: RULE: message`, ….
     public var description: String {
         switch self {
-        case .file(let path, let reason): "\(path.excerpt(scalars: Self.shownScalars)): \(reason)"
+        case .file(let path, let reason): "\(path.shownArgument): \(reason)"
         case .igc(let path, let line, let rule, let message):
-            "\(path.excerpt(scalars: Self.shownScalars))\(line > 0 ? ":\(line)" : ""): \(rule): \(message)"
+            "\(path.shownArgument)\(line > 0 ? ":\(line)" : ""): \(rule): \(message)"
         case .value(let argument, let pointer, let rule, let message):
-            "\(argument.excerpt(scalars: Self.shownScalars)): \(pointer.isEmpty ? "" : pointer + ": ")\(rule): \(message)"
+            "\(argument.shownArgument): \(pointer.isEmpty ? "" : pointer + ": ")\(rule): \(message)"
         case .record(let message): message
-        case .state(let path, let reason): "\(path.excerpt(scalars: Self.shownScalars)): \(reason)"
+        case .state(let path, let reason): "\(path.shownArgument): \(reason)"
         }
     }
 }

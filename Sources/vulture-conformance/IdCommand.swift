@@ -1,4 +1,5 @@
 import VultureCommandLine
+import VultureSchemaCore
 import VultureSyncSchema
 
 /// `vulture-conformance id …`: prints a deterministic document id (schema §4; README "The conformance runner").

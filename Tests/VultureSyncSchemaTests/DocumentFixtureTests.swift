@@ -25,7 +25,7 @@ import VultureSchemaCore
     ]
 
     /// The broken cases only the validator rejects, and its rule.
-    static let validatorRules: [String: String] = ["tombstone-with-fields": "schema.tombstone"]
+    static let validatorRules: [String: String] = ["tombstone-with-fields": SchemaRule.tombstone.rawValue]
 
     static func files(_ kind: String) -> [String] {
         let names = try? FileManager.default.contentsOfDirectory(atPath: fixtures.appendingPathComponent(kind).path)

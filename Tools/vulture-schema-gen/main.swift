@@ -1,5 +1,6 @@
 import Foundation
 import VultureCommandLine
+import VultureSchemaCore
 import VultureSchemaGenerator
 
 // vulture-schema-gen: regenerate or check the files generated from Spec/ (README "Editing the schema").

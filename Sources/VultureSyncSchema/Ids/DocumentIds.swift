@@ -175,7 +175,7 @@ extension DocumentIdError: CustomStringConvertible {
         case .containsSlash: return "document id must not contain '/'"
         case .uidTooLong(let n): return "uid is \(n) bytes, over Firebase Auth's 128-byte limit"
         case .notLowercaseHexSHA256(let v):
-            return "'\(v.excerpt(scalars: 100))' is not a SHA-256 written as 64 lowercase hex characters"
+            return "'\(v.shownArgument)' is not a SHA-256 written as 64 lowercase hex characters"
         case .invalidMapFileKey(let reason): return "map file id: \(reason)"
         case .undetermined(let rule, let input):
             return rule.algorithm == .randomUUID

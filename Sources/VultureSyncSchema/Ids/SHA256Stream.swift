@@ -127,10 +127,12 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     /// The POSIX `errno` value reported by the system.
     public let errno: Int32
 
-    /// "cannot <operation> <path>: <strerror>", a path longer than 100 Unicode scalars as an excerpt.
-    public var description: String {
-        "cannot \(operation) \(path.excerpt(scalars: 100)): \(String(cString: strerror(errno)))"
-    }
+    /// The system's words for ``errno`` (`strerror`): "No such file or directory".
+    public var reason: String { String(cString: strerror(errno)) }
+
+    /// "cannot <operation> <path>: <reason>", a path longer than `String.shownScalars` Unicode
+    /// scalars as an excerpt.
+    public var description: String { "cannot \(operation) \(path.shownArgument): \(reason)" }
 }
 
 /// `write(2)` from the C library of the platform, named apart from the `write` methods here.
