@@ -287,13 +287,13 @@ final class EmulatorServers: Sendable {
             return url
         }
         let rulesPath = args.option("rules") ?? "Goldens/firestore.rules"
-        guard let text = try? String(contentsOfFile: rulesPath, encoding: .utf8) else {
+        do {
+            rules = try String(contentsOfFile: rulesPath, encoding: .utf8)
+        } catch {
             throw UsageError(
-                message:
-                    "cannot read the security rules \(rulesPath.shownArgument) (run in the package root, or give --rules FILE)"
-            )
+                message: "cannot read the security rules \(rulesPath.shownArgument): \(systemReason(of: error))"
+                    + " (run in the package root, or give --rules FILE)")
         }
-        rules = text
         let firestoreGiven = try address("emulator")
         let storageGiven = try address("storage-emulator")
         startedFirestore = firestoreGiven == nil ? try FirestoreEmulator.start() : nil

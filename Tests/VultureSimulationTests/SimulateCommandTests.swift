@@ -86,4 +86,14 @@ import VultureSimulation
         #expect(run.status == 2)
         #expect(run.stderr.contains("\(list):2: `SEED INVARIANT` expected"), "\(run.stderr)")
     }
+
+    /// The rules are read before any emulator starts: a missing file is an I/O error in the system's words.
+    @Test func unreadableRulesSayWhyBeforeAnyEmulatorStarts() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-dir/firestore.rules").path
+        let run = try Self.simulate(["--seeds", "1", "--backend", "emulator", "--rules", missing])
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.contains("cannot read the security rules \(missing): No such file or directory"), "\(run.stderr)"
+        )
+    }
 }
