@@ -1,8 +1,7 @@
-/// What the merge of one document needs beyond the three documents (schema §5.3–§5.5).
-
 import VultureSchemaCore
 import VultureSyncSchema
 
+/// What the merge of one document needs beyond the three documents (schema §5.3–§5.5).
 public struct MergeContext: Sendable, Hashable {
     /// Ids of the task documents on this device. A flight's merged `taskId` naming another task is
     /// deferred (``MergeResult/deferredTaskId``) until the task arrives.

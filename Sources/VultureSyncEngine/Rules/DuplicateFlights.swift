@@ -1,9 +1,8 @@
-/// One group of the R4 duplicate pass: the flight kept, with the others' fields merged into it, and
-/// the flights to tombstone.
-
 import VultureSchemaCore
 import VultureSyncSchema
 
+/// One group of the R4 duplicate pass: the flight kept, with the others' fields merged into it, and
+/// the flights to tombstone.
 public struct DuplicateGroup: Sendable, Hashable {
     /// The id of the flight kept.
     public var keep: String

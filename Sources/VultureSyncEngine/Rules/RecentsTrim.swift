@@ -1,8 +1,7 @@
-/// Where a local row came from: pulled from the server, or made on this device and never synced.
-
 import VultureSchemaCore
 import VultureSyncSchema
 
+/// Where a local row came from: pulled from the server, or made on this device and never synced.
 public enum RowOrigin: String, Sendable, Hashable, CaseIterable {
     /// The row arrived by sync (a pulled document).
     case server

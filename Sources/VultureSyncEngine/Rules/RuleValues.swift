@@ -1,9 +1,8 @@
-/// A document as the engine holds it: its id (the last segment of its path) and its fields in the
-/// stored form (schema §2; Goldens/FORMAT.md).
-
 import VultureSchemaCore
 import VultureSyncSchema
 
+/// A document as the engine holds it: its id (the last segment of its path) and its fields in the
+/// stored form (schema §2; Goldens/FORMAT.md).
 public struct StoredDocument: Sendable, Hashable {
     /// The document id (`flights/{id}`: 64 lowercase hex for a flight).
     public var id: String

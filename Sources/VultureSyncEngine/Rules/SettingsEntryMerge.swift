@@ -1,11 +1,10 @@
+import VultureSchemaCore
+import VultureSyncSchema
+
 /// The settings rule (schema §5.3 settings key, §5.5): per key of `settings/synced.values`, the entry
 /// with the larger `t` wins; the same `t` goes to the row's tie (the server), so every device
 /// converges. A local value the user never changed carries `t = 0` (`SchemaConstants.untouchedSettingTime`)
 /// and so loses to any cloud entry.
-
-import VultureSchemaCore
-import VultureSyncSchema
-
 public enum SettingsEntryMerge {
     /// The entry time key of a `{v, t, d}` entry (schema §2 settings/synced).
     static let timeKey = SettingsEntry.Field.t

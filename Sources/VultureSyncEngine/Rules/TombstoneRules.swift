@@ -1,8 +1,7 @@
-/// A tombstone as the purge sees it: its document name (or id) and `deletedAt`.
-
 import VultureSchemaCore
 import VultureSyncSchema
 
+/// A tombstone as the purge sees it: its document name (or id) and `deletedAt`.
 public struct PurgeCandidate: Sendable, Hashable {
     /// The document name or path (`users/u/flights/…`); the purge's tie-break orders by it.
     public var name: String

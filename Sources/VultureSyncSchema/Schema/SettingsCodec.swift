@@ -1,3 +1,5 @@
+import VultureSchemaCore
+
 /// The settings codec: iOS key-value-store values ↔ the cloud's `settings/synced` values,
 /// driven by the settings key table (schema §2 settings/synced and its unit table; 001 §3.2).
 ///
@@ -41,9 +43,6 @@
 ///   `Float` is written as that `Float`'s shortest decimal (`0.30000001192092896` → `0.3`), so iOS
 ///   and Android write the same number.
 /// - The same fallbacks apply to cloud values on the way to iOS (``normalizedCloudValue(_:of:)``).
-
-import VultureSchemaCore
-
 public struct SettingsCodec: Sendable {
     /// The schema whose settings key, unit and enum tables drive the codec (normally `SyncSchema.vulture`).
     public let schema: SyncSchema
