@@ -125,10 +125,21 @@ struct MyEncoderImplementation: ConformanceImplementation {
             configuration: SyncConfiguration(uid: "u1", deviceId: "phone", platform: .ios),
             database: server, storage: bucket, store: InMemoryLocalStore(), clock: clock.source)
         let sent = Task { await device.events.first { $0.isPerRecord } }  // a UI would update that row
-        let id = try await device.importFlight(igc: igc)
+        let id = try await device.importFlight(igc: igc, fields: ["inLogbook": .boolean(true)])
         try await device.sync()  // cancelling the awaiting task stops it: SyncError.cancelled
         #expect(await sent.value == .sent(.flights, id: id))
         #expect(try server.get("users/u1/flights/\(id)") != nil)
+        // Another device keeps the flight: a logbook flight is not trimmed, so no tombstone comes back.
+        let tablet = SyncEngine(
+            configuration: SyncConfiguration(uid: "u1", deviceId: "tablet", platform: .android),
+            database: server, storage: bucket, store: InMemoryLocalStore(), clock: clock.source)
+        clock.advance(seconds: 1)
+        try tablet.sync()
+        clock.advance(seconds: 1)
+        try await device.sync()
+        #expect(tablet.store.row(.flights, id: id)?.isTombstone == false)
+        #expect(await device.row(.flights, id: id)?.isTombstone == false)
+        #expect(try server.get("users/u1/flights/\(id)")?.fields["deleted"] == .boolean(false))
     }
 
     /// The ```swift blocks of README.md, without their `import` lines, trimmed.

@@ -123,6 +123,11 @@ extension SyncEngine {
     /// `fields`, the flight gets one not yet analysed (analysis version 0) with takeoff, landing and
     /// duration from the first and last fix, so that its document has every field a reader needs
     /// (another device holds a flight document without one, Spec/pins.tsv malformedDocumentHeld).
+    ///
+    /// `fields` say where the flight lives: `inLogbook: true` (the logbook) or a `lastOpenedAt`
+    /// (Recents). A flight with neither is a Recents flight without a date, which the recents trim of
+    /// every other device tombstones on its first pull (`Spec/sync-rules.tsv` `recentsStranded`).
+    /// The bytes are hashed and stored as given, not checked as an IGC file.
     /// - Returns: the flight id.
     /// - Throws: ``LocalChangeError``.
     @discardableResult

@@ -115,7 +115,8 @@ public actor SyncEngineActor {
         return try engine.save(collection, id: id, changes: changes)
     }
 
-    /// Imports an IGC file as a flight (``SyncEngine/importFlight(igc:fields:)``).
+    /// Imports an IGC file as a flight (``SyncEngine/importFlight(igc:fields:)``); give `fields`
+    /// `inLogbook: true` or a `lastOpenedAt`, or another device's recents trim tombstones it.
     /// - Returns: the flight id (the SHA-256 of the bytes).
     /// - Throws: ``LocalChangeError``.
     public func importFlight(igc: Data, fields: [String: FirestoreValue] = [:]) throws(LocalChangeError) -> String {
