@@ -5,7 +5,8 @@ import VultureSyncSchema
 
 /// A testee: another implementation run as one long-lived process (`/bin/sh -c COMMAND`) and
 /// driven over ``TesteeProtocol``. Restarts the process after a crash, a protocol break or a
-/// timeout; each case gets `timeout` seconds.
+/// timeout; each case gets `timeout` seconds. A timeout of a case or of a restart's handshake counts
+/// towards ``maximumConsecutiveTimeouts``.
 public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable {
     /// The shell command that starts the testee.
     public let command: String
@@ -97,6 +98,9 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
                     ?? "the testee closed its output before answering start; check the command `\(command)`")
         case .timeout:
             terminate()
+            // A restart that hangs counts towards the timeouts in a row, as a hung case does: a testee
+            // that never starts again must not make every remaining case wait for its own handshake.
+            consecutiveTimeouts += 1
             throw TesteeError(message: "the testee did not answer start within \(startTimeout) s")
         }
         guard case .object(let m)? = try? StrictJSONReader.parse(Array(reply.utf8)).kind else {

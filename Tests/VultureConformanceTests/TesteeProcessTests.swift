@@ -230,6 +230,39 @@ let fakeTestee = #"""
         #expect(testee.starts == 3)
     }
 
+    /// A testee that crashes and then hangs at every restart (a lock its crash left behind) is given
+    /// up after three handshake timeouts in a row, as a testee that hangs on cases is: the remaining
+    /// cases are not sent, rather than each waiting for a handshake of its own.
+    @Test func aTesteeThatNeverStartsAgainIsGivenUpAfterThreeTimeoutsInARow() throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vulture-started-once-\(getpid())")
+        try? FileManager.default.removeItem(at: marker)
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let command =
+            "if [ -e '\(marker.path)' ]; then exec sleep 30; fi; touch '\(marker.path)'; " + (try Self.testeeCommand())
+        var testee = TesteeProcess(command: command, timeout: 30, startTimeout: 2, suiteVersion: "0.0.0")
+        let cases =
+            [Self.c("required.crash", "crash", .output(.null))]
+            + (1...5).map { Self.c("required.echo.\($0)", "echo", .output(.map(["x": .double(1)]))) }
+        let run = ConformanceRunner.run(cases, on: &testee)
+        testee.stop()
+        let messages = run.results.map { r -> String in
+            if case .failed(let m, _) = r.outcome { return m }
+            return "\(r.outcome)"
+        }
+        #expect(
+            messages == [
+                "the testee crashed: it exited with status 3 without answering case required.crash (op crash); "
+                    + "it is restarted for the next case",
+                "the testee did not answer start within 2.0 s",
+                "the testee did not answer start within 2.0 s",
+                "the testee did not answer start within 2.0 s",
+                "not run: the testee timed out on 3 cases in a row",
+                "not run: the testee timed out on 3 cases in a row",
+            ])
+        #expect(testee.starts == 4)
+    }
+
     /// Ending the testee ends what its shell started too: no process outlives the run.
     @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func whatTheTesteeStartedEndsWithIt() throws {
