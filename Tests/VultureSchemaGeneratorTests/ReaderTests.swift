@@ -31,6 +31,25 @@ import VultureSchemaCore
             ])
     }
 
+    /// A NUL, an escape or a line separator pasted into a cell is refused with its code point, column
+    /// and place in the line, instead of reaching the generated Swift, Markdown and JSON.
+    @Test func tsvRefusesControlCharactersInCells() {
+        let text =
+            "# a \u{1B} in a comment is fine\nname\tvalue\n"
+            + "al\u{0}pha\t1\nbeta\tx\u{1B}[31m\u{7F}\ngamma\ta\u{2028}b\n"
+        let (table, errors) = TSVTable.parse(text, file: "Spec/x.tsv", columns: ["name", "value"])
+        #expect(
+            errors.map(\.description) == [
+                "Spec/x.tsv:3: character U+0000 in column 'name' at character 3 of the line: "
+                    + "a control character or line separator; remove it",
+                "Spec/x.tsv:4: character U+001B in column 'value' at character 7 of the line: "
+                    + "a control character or line separator; remove it",
+                "Spec/x.tsv:5: character U+2028 in column 'value' at character 8 of the line: "
+                    + "a control character or line separator; remove it",
+            ])
+        #expect(table?.rows.count == 3)
+    }
+
     @Test func tsvWithoutHeader() {
         let (table, errors) = TSVTable.parse("# only comments\n", file: "Spec/x.tsv", columns: ["name"])
         #expect(table == nil)

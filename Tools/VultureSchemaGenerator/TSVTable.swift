@@ -17,7 +17,8 @@ public struct TSVTable: Sendable {
     ///
     /// - Returns: the table (nil when no usable header was found) and every problem found:
     ///   a missing or unknown or repeated column, a row with too few or too many cells, an empty cell,
-    ///   a cell with spaces at either end, a carriage return. A row with the wrong cell count is left out.
+    ///   a cell with spaces at either end, a carriage return, a control character or line separator in a
+    ///   cell. A row with the wrong cell count is left out.
     public static func parse(_ text: String, file: String, columns expected: [String]) -> (
         table: TSVTable?, errors: [SpecError]
     ) {
@@ -38,6 +39,7 @@ public struct TSVTable: Sendable {
             let line = String(decoding: bytes, as: UTF8.self)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            errors += controlCharacterErrors(in: cells, header: header, file: file, line: lineNumber)
             guard let columns = header else {
                 header = cells
                 headerLine = lineNumber
@@ -93,6 +95,38 @@ public struct TSVTable: Sendable {
         if expected.contains(where: { !columns.contains($0) }) { return (nil, errors) }
         return (TSVTable(file: file, columns: columns, headerLine: headerLine, rows: rows), errors)
     }
+}
+
+/// A control character (U+0000–U+001F other than the tab that separates cells, U+007F–U+009F) or a
+/// line or paragraph separator in a cell: none belongs in a table, and each would reach the generated
+/// Swift, Markdown and JSON unseen. One problem per cell, at its first such character: its code point,
+/// its column (`header` names the columns of a data row; nil for the header itself) and its position in
+/// the line, counted in Unicode scalars from 1.
+func controlCharacterErrors(in cells: [String], header: [String]?, file: String, line: Int) -> [SpecError] {
+    var errors: [SpecError] = []
+    var position = 1
+    for (index, cell) in cells.enumerated() {
+        let scalars = Array(cell.unicodeScalars)
+        let bad = scalars.firstIndex { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: true
+            default: false
+            }
+        }
+        if let bad {
+            let code = String(scalars[bad].value, radix: 16, uppercase: true)
+            let name = header.map { index < $0.count ? "column '\($0[index])'" : "cell \(index + 1)" } ?? "the header"
+            errors.append(
+                SpecError(
+                    file: file, line: line,
+                    message:
+                        "character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) in \(name) "
+                        + "at character \(position + bad) of the line: a control character or line separator; remove it"
+                ))
+        }
+        position += scalars.count + 1
+    }
+    return errors
 }
 
 /// One data row of a ``TSVTable``: its location and its cells by column name.
