@@ -464,11 +464,19 @@ extension FirestoreTimestamp {
 /// the better analysis and track preview (merge-rules.tsv summary, trackPreview; simulation seed
 /// 1448 found a re-import that pushed analysisVersion 2 → 1 over the server's record).
 @Suite struct ReimportTests {
+    /// A summary the schema accepts (every field a reader needs), of `analysisVersion` and `duration` (s).
+    static func summary(analysisVersion: Int64, duration: Int64) -> FirestoreValue {
+        var summary = FlightSummary(takeoffAt: nil, landingAt: nil)
+        summary.analysisVersion = analysisVersion
+        summary.duration = duration
+        return summary.firestoreValue(form: .stored)
+    }
+
     @Test func aReimportAfterADeleteKeepsTheHigherAnalysis() throws {
         let world = World()
         let (a, store, clock) = world.device("a")
         let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
-        let analysed: FirestoreValue = .map(["analysisVersion": .integer(2), "duration": .integer(3_600)])
+        let analysed = Self.summary(analysisVersion: 2, duration: 3_600)
         let preview: FirestoreValue = .bytes(Data([1, 2, 3]))
         try a.save(
             .flights, id: id,
@@ -495,8 +503,84 @@ extension FirestoreTimestamp {
         try a.sync()
         world.tick(clocks: [clock])
         try a.delete(.flights, id: id)
-        let newer: FirestoreValue = .map(["analysisVersion": .integer(5), "duration": .integer(60)])
+        let newer = Self.summary(analysisVersion: 5, duration: 60)
         _ = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true), "summary": newer])
         #expect(store.row(.flights, id: id)?.fields["summary"] == newer)
+    }
+}
+
+/// A save or an import whose values break the schema is refused before anything is saved: pushed,
+/// such a document would be held by every other device (Spec/pins.tsv malformedDocumentHeld).
+@Suite struct LocalChangeSchemaTests {
+    @Test func aValueOfTheWrongTypeIsRefusedAndTheRowIsUnchanged() throws {
+        let world = World()
+        let (a, store, _) = world.device("a")
+        let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
+        try a.sync()
+        let before = try #require(store.row(.flights, id: id))
+        #expect(throws: LocalChangeError.self) { try a.save(.flights, id: id, changes: ["rating": .string("five")]) }
+        do {
+            try a.save(.flights, id: id, changes: ["rating": .string("five"), "comments": .string("ok")])
+            Issue.record("a rating of the wrong type was saved")
+        } catch .schema(let v) {
+            #expect(v.pointer == "/rating")
+            #expect(v.rule == SchemaRule.type.rawValue)
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect(store.row(.flights, id: id) == before)
+        #expect(store.row(.flights, id: id)?.isDirty == false)
+    }
+
+    @Test func anUnknownFieldANullAndABrokenLimitAreRefusedByTheirRules() throws {
+        let world = World()
+        let (a, _, _) = world.device("a")
+        let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
+        let cases: [(String, FirestoreValue, SchemaRule)] = [
+            ("ratingg", .integer(3), .unknownField),
+            ("inLogbook", .null, .null),
+            ("comments", .string(String(repeating: "x", count: 10_001)), .maxChars),
+        ]
+        for (name, value, rule) in cases {
+            do {
+                try a.save(.flights, id: id, changes: [name: value])
+                Issue.record("\(name) was saved")
+            } catch .schema(let v) {
+                #expect(v.pointer == "/\(name)")
+                #expect(v.rule == rule.rawValue, "\(v)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        // A valid change still saves.
+        try a.save(.flights, id: id, changes: ["rating": .integer(4)])
+    }
+
+    @Test func aNewRecordAndAnImportAreCheckedWhole() throws {
+        let world = World()
+        let (a, store, _) = world.device("a")
+        do {
+            try a.save(
+                .homebases,
+                changes: ["name": .string("Aachen"), "latitude": .string("50.8"), "longitude": .double(6.2)])
+            Issue.record("a homebase with a string latitude was saved")
+        } catch .schema(let v) {
+            #expect(v.pointer == "/latitude")
+            #expect(v.rule == SchemaRule.type.rawValue)
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect(store.rows(.homebases).isEmpty)
+        do {
+            try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .string("yes")])
+            Issue.record("an import with a string inLogbook was saved")
+        } catch .schema(let v) {
+            #expect(v.pointer == "/inLogbook")
+        } catch {
+            Issue.record("\(error)")
+        }
+        // Neither the row nor its IGC object is kept.
+        #expect(store.rows(.flights).isEmpty)
+        #expect(store.blob("users/u1/igc/\(DocumentIds.flightId(igcBytes: EngineTests.igc)).igc.gz") == nil)
     }
 }

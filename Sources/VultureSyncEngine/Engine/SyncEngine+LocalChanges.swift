@@ -15,6 +15,10 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
     case download(String)
     /// The local store could not make the change durable.
     case store(String)
+    /// The change breaks the schema (schema §2 fields, §3 limits): the first error
+    /// `vulture-conformance validate --strict` reports for the record as another device reads it
+    /// (the stored form), at a field the change sets (any field of a new record). Nothing is saved.
+    case schema(SchemaViolation)
 
     /// One line for a person.
     public var description: String {
@@ -24,6 +28,7 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
         case .blob(let e): "blob: \(e)"
         case .download(let e): "download: \(e)"
         case .store(let e): "local store: \(e)"
+        case .schema(let v): "schema: \(v)"
         }
     }
 }
@@ -66,9 +71,11 @@ extension SyncEngine {
 
     /// Saves a new or changed record of `collection` (cloud-form values: enums as cloud values); a
     /// `.null` clears a field. A new record's id comes from its id rule; `id` names an existing row
-    /// or a task's random id.
+    /// or a task's random id. The common fields are the engine's: it stamps them on every change.
     /// - Returns: the document id.
-    /// - Throws: ``LocalChangeError``.
+    /// - Throws: ``LocalChangeError``: `.schema` for a value the schema refuses (a wrong type, a
+    ///   null where the field is not nullable, an unknown field, a broken limit), before anything
+    ///   is saved; `.id` for a new record whose id rule refuses its fields.
     @discardableResult
     public func save(_ collection: SyncCollection, id: String? = nil, changes: [String: FirestoreValue])
         throws(LocalChangeError) -> String
@@ -88,6 +95,7 @@ extension SyncEngine {
         if var row = existing, !row.isTombstone {
             for (k, v) in changes { row.fields[k] = v }
             stamp(&row.fields)
+            if let v = schemaError(collection, row.fields, at: changes.keys) { throw .schema(v) }
             // The pilot changed the flight: a task assignment still waiting is dropped (schema §5.5).
             if changes.keys.contains(where: { $0 != FlightDocument.Field.lastOpenedAt }) { row.deferredTaskId = nil }
             store.put(row)
@@ -107,6 +115,7 @@ extension SyncEngine {
             }
         }
         stamp(&fields)
+        if let v = schemaError(collection, fields, at: nil) { throw .schema(v) }
         let previous = store.row(collection, id: newId)
         store.put(
             LocalRow(
@@ -114,6 +123,30 @@ extension SyncEngine {
                 baseUpdateTime: previous?.baseUpdateTime, origin: .local, createdAt: clock(),
                 createdSinceAgreement: true))
         return newId
+    }
+
+    /// The first schema error of a record about to be saved, as another device would read it once
+    /// pushed (the stored form, `updatedAt` a commit time), unknown fields and settings keys included
+    /// (strict): at a field in `changed`, or anywhere when `changed` is nil (a new record). Such a
+    /// document would be held by every other device (Spec/pins.tsv `malformedDocumentHeld`). A field
+    /// the change does not touch is not the change's fault: a pulled document that breaks the schema
+    /// is held, not saved over.
+    func schemaError(
+        _ collection: SyncCollection, _ fields: [String: FirestoreValue],
+        at changed: Dictionary<String, FirestoreValue>.Keys?
+    ) -> SchemaViolation? {
+        var stored = fields
+        if collection.hasCommonFields { stored[CommonFields.Field.updatedAt] = .timestamp(clock()) }
+        let violations = Self.schemaValidator.validate(
+            stored, documentType: collection.documentType, options: ValidationOptions(form: .stored, strict: true))
+        return violations.first { v in
+            guard v.severity == .error else { return false }
+            guard let changed else { return true }
+            // By scalars, as pointers split: a field name may start with a combining mark.
+            return changed.contains { name in
+                v.pointer.utf8.elementsEqual(("/" + name).utf8) || v.pointer.utf8.starts(with: ("/" + name + "/").utf8)
+            }
+        }
     }
 
     /// Imports an IGC file (schema §2 flights, §4): the flight id is the SHA-256 of the bytes as

@@ -3,14 +3,15 @@ import VultureSchemaCore
 import VultureSyncSchema
 
 extension SyncEngine {
-    /// The validator pulled documents are checked with: the schema generated from `Spec/`.
-    static let pulledDocumentValidator = SchemaValidator(schema: .vulture)
+    /// The validator pulled documents and local changes are checked with: the schema generated from
+    /// `Spec/`.
+    static let schemaValidator = SchemaValidator(schema: .vulture)
 
     /// The errors of a pulled document that breaks the schema (schema §2, stored form as `validate`
     /// checks it), as `/pointer: rule-id` strings; empty for a valid document. Warnings (an unknown
     /// field, which readers must accept) do not count.
     func schemaErrors(_ document: FirestoreDocument, collection: SyncCollection) -> [String] {
-        Self.pulledDocumentValidator.validate(
+        Self.schemaValidator.validate(
             document.fields, documentType: collection.documentType, options: ValidationOptions(form: .stored)
         )
         .filter { $0.severity == .error }

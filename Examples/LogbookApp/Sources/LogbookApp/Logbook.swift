@@ -57,7 +57,8 @@ public final class Logbook {
     }
 
     /// Sets the flight `id`'s comments.
-    /// - Throws: ``LocalChangeError`` when the logbook has no such flight.
+    /// - Throws: ``LocalChangeError`` when the logbook has no such flight; `.schema` for comments
+    ///   longer than the schema allows (`schema.max-chars`, 10,000 characters).
     public func setComments(_ id: String, _ comments: String) throws(LocalChangeError) {
         _ = try engine.save(.flights, id: id, changes: [FlightDocument.Field.comments: .string(comments)])
     }
