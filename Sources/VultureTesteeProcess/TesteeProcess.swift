@@ -27,11 +27,17 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
     private var seq: Int64 = 0
     private var ownGroup = false
     private var consecutiveTimeouts = 0
+    /// The longest line read (``maximumLineBytes`` unless a test lowers it).
+    private let lineCap: Int
     /// After this many timeouts in a row the testee is taken as hung: the remaining cases fail at
     /// once instead of each waiting for its own timeout.
     public static let maximumConsecutiveTimeouts = 3
     /// The longest per-case timeout accepted, seconds (one day).
     public static let maximumTimeout: Double = 86_400
+    /// The longest line read from the testee, bytes (64 MiB): far above any answer or server
+    /// request (a Firestore request holds at most 10 MiB), and a bound on the runner's memory when a
+    /// testee writes without end.
+    public static let maximumLineBytes = 64 << 20
 
     /// - Parameters:
     ///   - command: run with `/bin/sh -c`.
@@ -42,7 +48,11 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
 
     /// A testee whose start handshake has its own bound: for tests of short case timeouts, whose
     /// testee may start slowly on a loaded machine.
-    package init(command: String, timeout: Double, startTimeout: Double, suiteVersion: String) {
+    /// `maximumLineBytes` caps a line below ``maximumLineBytes`` for tests of the cap.
+    package init(
+        command: String, timeout: Double, startTimeout: Double, suiteVersion: String,
+        maximumLineBytes: Int = TesteeProcess.maximumLineBytes
+    ) {
         func bounded(_ seconds: Double) -> Double {
             seconds.isFinite ? min(max(seconds, 0.001), Self.maximumTimeout) : Self.maximumTimeout
         }
@@ -50,6 +60,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         self.timeout = bounded(timeout)
         self.startTimeout = bounded(startTimeout)
         self.suiteVersion = suiteVersion
+        self.lineCap = maximumLineBytes
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -80,7 +91,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         ownGroup = getpgid(p.processIdentifier) == p.processIdentifier
         if ownGroup { runningTesteeGroup = p.processIdentifier }
         stdin = input.fileHandleForWriting
-        lines = LineQueue(reading: output.fileHandleForReading)
+        lines = LineQueue(reading: output.fileHandleForReading, maximumLineBytes: lineCap)
         let sent = send(TesteeProtocol.startLine(suiteVersion: suiteVersion))
         let reply: String
         switch sent ? lines?.next(timeout: startTimeout) ?? .closed : .closed {
@@ -89,19 +100,24 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         case .invalidUTF8(let bytes):
             terminate()
             throw TesteeError(message: "the testee's start answer is not UTF-8: \(Self.show(bytes))")
+        case .tooLong:
+            terminate()
+            throw TesteeError(message: "the testee's start answer is longer than \(lineCap) bytes")
         case .closed:
             // Its output closed: wait (bounded) for the exit status, then end the group either way.
+            let left = unfinishedLine()
             let exit = waitForExit(p, within: startTimeout)
             terminate()
             throw TesteeError(
-                message: exit.map { "the testee \($0) before answering start; check the command `\(command)`" }
-                    ?? "the testee closed its output before answering start; check the command `\(command)`")
+                message: (exit.map { "the testee \($0) before answering start; check the command `\(command)`" }
+                    ?? "the testee closed its output before answering start; check the command `\(command)`") + left)
         case .timeout:
+            let left = unfinishedLine()
             terminate()
             // A restart that hangs counts towards the timeouts in a row, as a hung case does: a testee
             // that never starts again must not make every remaining case wait for its own handshake.
             consecutiveTimeouts += 1
-            throw TesteeError(message: "the testee did not answer start within \(startTimeout) s")
+            throw TesteeError(message: "the testee did not answer start within \(startTimeout) s" + left)
         }
         guard case .object(let m)? = try? StrictJSONReader.parse(Array(reply.utf8)).kind else {
             terminate()
@@ -158,16 +174,23 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             case .invalidUTF8(let bytes):
                 terminate()
                 return .broken("protocol: the answer line is not UTF-8: \(Self.show(bytes))")
+            case .tooLong:
+                terminate()
+                return .broken(
+                    "protocol: a line of more than \(lineCap) bytes without a newline; "
+                        + "the rest of the testee's output is not read, and it is restarted for the next case")
             case .closed:
+                let left = unfinishedLine()
                 let exit = process.flatMap { waitForExit($0) }
                 terminate()
                 return .broken(
                     "the testee crashed: it \(exit ?? "closed its output") without answering case \(testCase.id) "
-                        + "(op \(testCase.op)); it is restarted for the next case")
+                        + "(op \(testCase.op)); it is restarted for the next case" + left)
             case .timeout:
+                let left = unfinishedLine()
                 terminate()
                 consecutiveTimeouts += 1
-                return .broken("timeout after \(timeout) s")
+                return .broken("timeout after \(timeout) s" + left)
             }
             // A server request of an engine operation: answered, then the case's answer is awaited again.
             guard let request = TesteeProtocol.serverRequest(reply, seq: seq) else { break }
@@ -188,6 +211,13 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         let answer = TesteeProtocol.parseAnswer(reply, seq: seq)
         if case .broken = answer { terminate() }
         return answer
+    }
+
+    /// `; its output ends in an unfinished line: …` (cut, as ``show(_:)`` shows bytes) when the
+    /// testee began a line it did not end, else empty: the message then shows what it did write.
+    private func unfinishedLine() -> String {
+        guard let bytes = lines?.unfinished, !bytes.isEmpty else { return "" }
+        return "; its output ends in an unfinished line: \(Self.show(bytes))"
     }
 
     /// Sends `stop` and waits briefly for the process to exit; kills it otherwise.
@@ -297,6 +327,9 @@ enum LineRead: Sendable, Equatable {
     case line(String)
     /// A line that is not UTF-8, with its bytes.
     case invalidUTF8([UInt8])
+    /// More than ``TesteeProcess/maximumLineBytes`` bytes without a newline: the rest of the
+    /// output is not read.
+    case tooLong
     case timeout
     case closed
 }
@@ -309,8 +342,12 @@ final class LineQueue: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var scanned = 0
     private(set) var isClosed = false
+    /// A line passed the cap: what follows is read and dropped, so that the testee never blocks on
+    /// a full pipe and the runner's memory stays bounded.
+    private var overflowed = false
 
-    init(reading handle: FileHandle) {
+    /// - Parameter maximumLineBytes: the longest line kept; a longer one gives ``LineRead/tooLong``.
+    init(reading handle: FileHandle, maximumLineBytes: Int) {
         let thread = Thread { [weak self] in
             while true {
                 let chunk = handle.availableData
@@ -321,6 +358,10 @@ final class LineQueue: @unchecked Sendable {
                     self.condition.broadcast()
                     self.condition.unlock()
                     return
+                }
+                if self.overflowed {
+                    self.condition.unlock()
+                    continue
                 }
                 self.buffer.append(contentsOf: chunk)
                 var start = 0
@@ -335,11 +376,24 @@ final class LineQueue: @unchecked Sendable {
                     self.scanned -= start
                 }
                 self.scanned = self.buffer.count
+                if self.buffer.count > maximumLineBytes {
+                    self.lines.append(.tooLong)
+                    self.buffer = []
+                    self.scanned = 0
+                    self.overflowed = true
+                }
                 self.condition.broadcast()
                 self.condition.unlock()
             }
         }
         thread.start()
+    }
+
+    /// The bytes after the last newline so far: a line the testee has begun and not ended.
+    var unfinished: [UInt8] {
+        condition.lock()
+        defer { condition.unlock() }
+        return buffer
     }
 
     /// The next line, `.timeout` when none arrives within `timeout` seconds, `.closed` when the

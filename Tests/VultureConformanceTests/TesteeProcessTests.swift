@@ -36,6 +36,14 @@ let fakeTestee = #"""
             os.kill(os.getpid(), signal.SIGSEGV)
         elif op == "garbage":
             print("not json \u0085 here", flush=True)
+        elif op == "endless":
+            sys.stdout.write("x" * (3 << 20))
+            sys.stdout.flush()
+            time.sleep(30)
+        elif op == "partial":
+            sys.stdout.write('{"seq": %d, "outp' % seq)
+            sys.stdout.flush()
+            sys.exit(0)
         elif op == "latin1":
             sys.stdout.buffer.write(b'{"seq": 1, "output": "caf\xe9"}\n')
             sys.stdout.flush()
@@ -261,6 +269,35 @@ let fakeTestee = #"""
                 "not run: the testee timed out on 3 cases in a row",
             ])
         #expect(testee.starts == 4)
+    }
+
+    /// A line without end fails its case once it passes the cap, instead of growing the runner's
+    /// memory until the timeout; a line begun and not ended before the testee exits is shown.
+    @Test func anEndlessLineIsCutAtTheCapAndAnUnfinishedOneIsShown() throws {
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 20, startTimeout: Self.startTimeout, suiteVersion: "0.0.0",
+            maximumLineBytes: 1 << 20)
+        let cases = [
+            Self.c("required.endless", "endless", .output(.null)),
+            Self.c("required.partial", "partial", .output(.null)),
+            Self.c("required.after", "echo", .output(.map(["x": .double(1)]))),
+        ]
+        let run = ConformanceRunner.run(cases, on: &testee)
+        testee.stop()
+        let messages = run.results.map { r -> String in
+            if case .failed(let m, _) = r.outcome { return m }
+            return "\(r.outcome)"
+        }
+        #expect(
+            messages == [
+                "protocol: a line of more than 1048576 bytes without a newline; the rest of the testee's output is "
+                    + "not read, and it is restarted for the next case",
+                "the testee crashed: it exited with status 0 without answering case required.partial (op partial); "
+                    + "it is restarted for the next case; its output ends in an unfinished line: "
+                    + #""{\"seq\": 2, \"outp" (16 bytes: 7b 22 73 65 71 22 3a 20 32 2c 20 22 6f 75 74 70)"#,
+                "\(CaseOutcome.passed)",
+            ])
+        #expect(testee.starts == 3)
     }
 
     /// Ending the testee ends what its shell started too: no process outlives the run.
