@@ -78,7 +78,11 @@ public enum TesteeProtocol {
         guard case .integer(let got)? = member("seq")?.kind else {
             return .broken("protocol: the answer has no integer seq; the line: \(shown)")
         }
-        guard got == seq else { return .broken("protocol: answered seq \(got), expected \(seq); the line: \(shown)") }
+        guard got == seq else {
+            // An earlier seq: the case it names was answered before, and this line is a second answer.
+            let why = got < seq ? " (a second answer to an earlier case: its first was taken)" : ""
+            return .broken("protocol: answered seq \(got), expected \(seq)\(why); the line: \(shown)")
+        }
         let kinds = members.map(\.key).filter { $0 != "seq" }
         guard kinds.count == 1 else {
             return .broken(

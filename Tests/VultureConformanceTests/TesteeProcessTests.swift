@@ -271,6 +271,19 @@ let fakeTestee = #"""
         #expect(testee.starts == 4)
     }
 
+    /// An answer whose seq is an earlier case's is a second answer to that case, and the message
+    /// says so: the case awaited now is not the one that broke the protocol.
+    @Test func aSecondAnswerToAnEarlierCaseIsNamedSo() {
+        #expect(
+            TesteeProtocol.parseAnswer(#"{"seq": 1, "output": null}"#, seq: 2)
+                == .broken(
+                    "protocol: answered seq 1, expected 2 (a second answer to an earlier case: its first was taken); "
+                        + #"the line: {"seq": 1, "output": null}"#))
+        #expect(
+            TesteeProtocol.parseAnswer(#"{"seq": 3, "output": null}"#, seq: 2)
+                == .broken(#"protocol: answered seq 3, expected 2; the line: {"seq": 3, "output": null}"#))
+    }
+
     /// A line without end fails its case once it passes the cap, instead of growing the runner's
     /// memory until the timeout; a line begun and not ended before the testee exits is shown.
     @Test func anEndlessLineIsCutAtTheCapAndAnUnfinishedOneIsShown() throws {
