@@ -125,7 +125,8 @@ public struct FailureList: Sendable, Hashable {
         }
         r.unexpectedFailures.sort()
         r.unexpectedPasses.sort()
-        r.unknownEntries.sort { $0.id < $1.id }
+        // In the file's order, as a person fixing it reads it (lines are distinct: an id is listed once).
+        r.unknownEntries.sort { $0.line < $1.line }
         return r
     }
 }

@@ -164,6 +164,14 @@ let fakeTestee = #"""
         #expect(lines.contains("UNKNOWN f.txt:2: required.gone matches no case"))
     }
 
+    /// Entries that match no case are reported in the file's order, as a person fixing it reads it.
+    @Test func unknownEntriesComeInTheFilesOrder() throws {
+        let list = try FailureList(text: "required.zeta\n# note\nrequired.alpha\n", file: "f.txt")
+        let r = list.reconcile([], allCaseIDs: [])
+        #expect(r.unknownEntries.map(\.id) == ["required.zeta", "required.alpha"])
+        #expect(r.unknownEntries.map(\.line) == [1, 3])
+    }
+
     @available(macOS 13, iOS 16, *)  // ContinuousClock
     @Test func testeeThatCannotStartIsAnError() {
         let testee = TesteeProcess(command: "exit 3", timeout: 5, suiteVersion: "0.0.0")
