@@ -50,6 +50,29 @@ import VultureSchemaCore
         #expect(table?.rows.count == 3)
     }
 
+    /// Spec/README.md: UTF-8 without a byte-order mark, one trailing newline.
+    @Test func tsvRefusesAByteOrderMarkAndAnEndOtherThanOneNewline() {
+        let columns = ["name", "value"]
+        func problems(_ text: String) -> [String] {
+            TSVTable.parse(text, file: "Spec/x.tsv", columns: columns).errors.map(\.description)
+        }
+        #expect(problems("name\tvalue\nalpha\t1\n") == [])
+        #expect(
+            problems("\u{FEFF}name\tvalue\nalpha\t1\n") == [
+                "Spec/x.tsv:1: a byte-order mark starts the file; save it as UTF-8 without one"
+            ])
+        #expect(
+            problems("name\tvalue\nalpha\t1") == ["Spec/x.tsv:2: the file does not end with a newline; add one"])
+        #expect(
+            problems("name\tvalue\nalpha\t1\n\n\n") == [
+                "Spec/x.tsv:3: empty lines end the file; end it with one newline after the last line"
+            ])
+        // The table is still read, so the other problems are reported too.
+        #expect(
+            TSVTable.parse("\u{FEFF}name\tvalue\nalpha\t1", file: "Spec/x.tsv", columns: columns).table?.rows.count == 1
+        )
+    }
+
     @Test func tsvWithoutHeader() {
         let (table, errors) = TSVTable.parse("# only comments\n", file: "Spec/x.tsv", columns: ["name"])
         #expect(table == nil)

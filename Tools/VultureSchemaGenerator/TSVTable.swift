@@ -18,7 +18,8 @@ public struct TSVTable: Sendable {
     /// - Returns: the table (nil when no usable header was found) and every problem found:
     ///   a missing or unknown or repeated column, a row with too few or too many cells, an empty cell,
     ///   a cell with spaces at either end, a carriage return, a control character or line separator in a
-    ///   cell. A row with the wrong cell count is left out.
+    ///   cell, a byte-order mark, a file that does not end in exactly one newline. A row with the wrong
+    ///   cell count is left out.
     public static func parse(_ text: String, file: String, columns expected: [String]) -> (
         table: TSVTable?, errors: [SpecError]
     ) {
@@ -26,8 +27,28 @@ public struct TSVTable: Sendable {
         var header: [String]?
         var headerLine = 0
         var rows: [TSVRow] = []
+        var text = Substring(text)
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            errors.append(
+                SpecError(
+                    file: file, line: 1, message: "a byte-order mark starts the file; save it as UTF-8 without one"))
+            text = Substring(text.unicodeScalars.dropFirst())
+        }
         // Split on the LF byte: as Characters, "\r\n" is one grapheme and would hide the line end.
         let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // One trailing newline: the split then ends in one empty piece.
+        if !text.isEmpty {
+            if lines.last?.isEmpty == false {
+                errors.append(
+                    SpecError(file: file, line: lines.count, message: "the file does not end with a newline; add one"))
+            } else if lines.count >= 2, lines[lines.count - 2].isEmpty {
+                let firstEmpty = (lines.lastIndex { !$0.isEmpty } ?? -1) + 2
+                errors.append(
+                    SpecError(
+                        file: file, line: firstEmpty,
+                        message: "empty lines end the file; end it with one newline after the last line"))
+            }
+        }
         for (offset, rawLine) in lines.enumerated() {
             let lineNumber = offset + 1
             var bytes = Array(rawLine)
