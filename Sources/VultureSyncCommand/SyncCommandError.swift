@@ -36,10 +36,8 @@ public enum SyncCommandError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-/// The IGC file checks made before an import (the FAI IGC format as the apps read it; schema §2
-/// flights, §4 ids): a file of at most `SchemaLimits.igcImportMaxRawBytes`, an `A` record first
-/// (the logger), and at least one `B` fix with a valid time. A file that passes is imported byte
-/// for byte: its flight id is the SHA-256 of exactly these bytes.
+/// The IGC file checks made before an import (``IGCImportViolation``: the FAI IGC format as the
+/// apps read it; schema §2 flights, §4 ids), on a file read from a path.
 public enum IGCImportCheck {
     /// Reads and checks the file at `path`.
     /// - Returns: the file's bytes.
@@ -64,39 +62,11 @@ public enum IGCImportCheck {
         return data
     }
 
-    /// Checks bytes already read (see the type's documentation).
+    /// Checks bytes already read (``IGCImportViolation/first(in:)``).
     /// - Throws: ``SyncCommandError/igc(path:line:rule:message:)``.
     public static func check(_ data: Data, path: String) throws(SyncCommandError) {
-        if data.count > SchemaLimits.igcImportMaxRawBytes {
-            throw .igc(
-                path: path, line: 0, rule: InputRule.igcTooLarge.rawValue,
-                message: "\(data.count) bytes, over the import cap of \(SchemaLimits.igcImportMaxRawBytes) bytes")
-        }
-        var lineNumber = 0
-        var firstRecord: (line: Int, byte: UInt8)?
-        var hasFix = false
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let record = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
-            guard let first = record.first else { continue }
-            if firstRecord == nil { firstRecord = (lineNumber, first) }
-            if first == UInt8(ascii: "B"), IGCHeader(igcBytes: Data(record)).fixCount > 0 {
-                hasFix = true
-                break
-            }
-        }
-        guard let firstRecord else {
-            throw .igc(path: path, line: 0, rule: InputRule.igcEmpty.rawValue, message: "an empty file is no IGC file")
-        }
-        guard firstRecord.byte == UInt8(ascii: "A") else {
-            throw .igc(
-                path: path, line: firstRecord.line, rule: InputRule.igcARecord.rawValue,
-                message: "an IGC file starts with its A record (the logger's manufacturer and id)")
-        }
-        guard hasFix else {
-            throw .igc(
-                path: path, line: 0, rule: InputRule.igcNoFix.rawValue,
-                message: "no B record with a valid time (BHHMMSS…): a flight has at least one fix")
+        if let v = IGCImportViolation.first(in: data) {
+            throw .igc(path: path, line: v.line, rule: v.rule.rawValue, message: v.message)
         }
     }
 

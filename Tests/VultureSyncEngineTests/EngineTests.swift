@@ -583,4 +583,30 @@ extension FirestoreTimestamp {
         #expect(store.rows(.flights).isEmpty)
         #expect(store.blob("users/u1/igc/\(DocumentIds.flightId(igcBytes: EngineTests.igc)).igc.gz") == nil)
     }
+
+    /// Bytes that are no IGC file are refused by their rule, before any row or object is kept.
+    @Test func bytesThatAreNoIGCFileAreRefusedByTheirRule() throws {
+        let world = World()
+        let (a, store, _) = world.device("a")
+        let cases: [(Data, InputRule, Int)] = [
+            (Data(), .igcEmpty, 0),
+            (Data("hello\r\n".utf8), .igcARecord, 1),
+            (Data("\r\nAXCSAAA\r\nHFDTE081116\r\n".utf8), .igcNoFix, 0),
+        ]
+        for (bytes, rule, line) in cases {
+            do {
+                try a.importFlight(igc: bytes, fields: ["inLogbook": .boolean(true)])
+                Issue.record("\(rule) was imported")
+            } catch .igc(let v) {
+                #expect(v.rule == rule)
+                #expect(v.line == line)
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        #expect(store.rows(.flights).isEmpty)
+        #expect(
+            LocalChangeError.igc(try #require(IGCImportViolation.first(in: Data("hello".utf8)))).description
+                == "igc: line 1: igc.a-record: an IGC file starts with its A record (the logger's manufacturer and id)")
+    }
 }

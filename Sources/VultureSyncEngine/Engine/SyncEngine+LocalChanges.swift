@@ -19,6 +19,9 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
     /// `vulture-conformance validate --strict` reports for the record as another device reads it
     /// (the stored form), at a field the change sets (any field of a new record). Nothing is saved.
     case schema(SchemaViolation)
+    /// The bytes given as an IGC file are none a flight can be imported from (``IGCImportViolation``):
+    /// nothing is saved.
+    case igc(IGCImportViolation)
 
     /// One line for a person.
     public var description: String {
@@ -29,6 +32,7 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
         case .download(let e): "download: \(e)"
         case .store(let e): "local store: \(e)"
         case .schema(let v): "schema: \(v)"
+        case .igc(let v): "igc: \(v)"
         }
     }
 }
@@ -160,11 +164,13 @@ extension SyncEngine {
     /// `fields` say where the flight lives: `inLogbook: true` (the logbook) or a `lastOpenedAt`
     /// (Recents). A flight with neither is a Recents flight without a date, which the recents trim of
     /// every other device tombstones on its first pull (`Spec/sync-rules.tsv` `recentsStranded`).
-    /// The bytes are hashed and stored as given, not checked as an IGC file.
+    /// The bytes are checked as an IGC file (``IGCImportViolation``), then hashed and stored as given.
     /// - Returns: the flight id.
-    /// - Throws: ``LocalChangeError``.
+    /// - Throws: ``LocalChangeError``: `.igc` for bytes that are no IGC file, `.schema` for `fields`
+    ///   the schema refuses, before anything is saved.
     @discardableResult
     public func importFlight(igc: Data, fields: [String: FirestoreValue] = [:]) throws(LocalChangeError) -> String {
+        if let v = IGCImportViolation.first(in: igc) { throw .igc(v) }
         let built: (map: IGCBlob, gzipped: Data)
         do { built = try IGCBlob.build(uid: uid, igcBytes: igc, level: gzipLevel) } catch { throw .blob(error) }
         let id = built.map.sha256
