@@ -115,8 +115,9 @@ struct MyEncoderImplementation: ConformanceImplementation {
         #expect(tablet.store.row(.flights, id: id)?.fields["inLogbook"] == .boolean(true))
     }
 
-    // README snippet 6: SyncEngineActor, the engine called from tasks, its events a stream.
-    @Test func theEngineBehindAnActor() async throws {
+    // README snippet 6: SyncEngineActor, the engine called from tasks, its events a stream; on the
+    // main actor, as an app's view model calls it.
+    @MainActor @Test func theEngineBehindAnActor() async throws {
         let igc = Data("AXCSAAA\r\nHFDTE081116\r\nB1101355206343N00006198WA0058700558\r\n".utf8)
         let clock = ManualClock(try FirestoreTimestamp(seconds: 1_792_000_000))
         let server = InMemoryFirestore(clock: clock.source)
@@ -124,7 +125,10 @@ struct MyEncoderImplementation: ConformanceImplementation {
         let device = SyncEngineActor(
             configuration: SyncConfiguration(uid: "u1", deviceId: "phone", platform: .ios),
             database: server, storage: bucket, store: InMemoryLocalStore(), clock: clock.source)
-        let sent = Task { await device.events.first { $0.isPerRecord } }  // a UI would update that row
+        let sent = Task { () -> SyncEvent? in  // a UI would update that row
+            for await event in device.events where event.isPerRecord { return event }
+            return nil
+        }
         let id = try await device.importFlight(igc: igc, fields: ["inLogbook": .boolean(true)])
         try await device.sync()  // cancelling the awaiting task stops it: SyncError.cancelled
         #expect(await sent.value == .sent(.flights, id: id))
