@@ -31,6 +31,26 @@ import Testing
         )
     }
 
+    /// A fields.tsv row left out for a bad cell is reported once, at its own line: the limit and the
+    /// merge rule that name it do not report it again as a field that does not exist.
+    @Test func aFieldRowWithABadCellIsReportedOnce() throws {
+        let copy = try SpecCopy()
+        let line = try copy.replaceLine("fields.tsv", startingWith: "FlightDocument\tcomments\t") {
+            $0.replacingOccurrences(of: "maxChars=10000", with: "maxChars=10k")
+        }
+        let errors = copy.loadErrors()
+        #expect(errors.map(\.file) == ["Spec/fields.tsv"], "\(errors)")
+        #expect(contains(errors, "fields.tsv", line, "unknown limit 'maxChars=10k'"), "\(errors)")
+        // A field removed outright is still reported where it is named.
+        let removed = try SpecCopy()
+        try removed.edit("fields.tsv") { lines in lines.removeAll { $0.hasPrefix("FlightDocument\tcomments\t") } }
+        let limitLine = try removed.lineNumber("limits.tsv", startingWith: "commentsMaxChars\t")
+        #expect(
+            contains(
+                removed.loadErrors(), "limits.tsv", limitLine,
+                "limit commentsMaxChars applies to field FlightDocument.comments, which does not exist"))
+    }
+
     @Test func duplicateField() throws {
         let copy = try SpecCopy()
         let first = try copy.lineNumber("fields.tsv", startingWith: "FlightDocument\tcomments\t")

@@ -13,7 +13,9 @@ extension SchemaSpec {
     ///   not give as missing.
     public static func load(from directory: URL) throws -> SchemaSpec {
         let reader = readTables(from: directory)
-        let errors = reader.errors + (reader.unreadTables.isEmpty ? reader.spec.validate() : [])
+        let errors =
+            reader.errors
+            + (reader.unreadTables.isEmpty ? reader.spec.validate(leftOutFields: reader.leftOutFields) : [])
         guard errors.isEmpty else { throw SpecErrors(errors) }
         return reader.spec
     }
@@ -89,6 +91,9 @@ struct SpecReader {
     var errors: [SpecError] = []
     /// Tables none of whose rows could be read (missing, not UTF-8, an unusable header).
     var unreadTables: Set<SpecTable> = []
+    /// `Owner.field` of each fields.tsv row left out for a problem already reported: the
+    /// cross-table checks do not report it again as a field that does not exist.
+    var leftOutFields: Set<String> = []
 
     init(folderName: String) { self.folderName = folderName }
 
@@ -224,7 +229,10 @@ struct SpecReader {
                 limitsOK = false
             }
         }
-        guard let type, let presence, let nullable, let defaultValue, let unit, let writeAs, limitsOK else { return }
+        guard let type, let presence, let nullable, let defaultValue, let unit, let writeAs, limitsOK else {
+            leftOutFields.insert("\(row["owner"]).\(row["field"])")
+            return
+        }
         spec.fields.append(
             FieldSpec(
                 owner: row["owner"], name: row["field"], type: type, presence: presence, isNullable: nullable,

@@ -13,7 +13,12 @@ extension SchemaSpec {
     /// fields; merge rules naming fields that do not exist or of the wrong type; limits whose field or
     /// blob carries another number.
     /// - Returns: every problem found, in table order; empty for a clean spec.
-    public func validate() -> [SpecError] {
+    public func validate() -> [SpecError] { validate(leftOutFields: []) }
+
+    /// ``validate()`` after a read that left out the fields.tsv rows `leftOutFields` (`Owner.field`)
+    /// for problems already reported: a reference to one of them is not reported again as a field
+    /// that does not exist.
+    func validate(leftOutFields: Set<String>) -> [SpecError] {
         var errors: [SpecError] = []
         validateCollections(&errors)
         validateFields(&errors)
@@ -21,10 +26,10 @@ extension SchemaSpec {
         validateSettingsKeys(&errors)
         validateUnits(&errors)
         validateIdRules(&errors)
-        validateBlobs(&errors)
-        validateMergeRules(&errors)
+        validateBlobs(&errors, leftOutFields: leftOutFields)
+        validateMergeRules(&errors, leftOutFields: leftOutFields)
         validateSyncRules(&errors)
-        validateLimits(&errors)
+        validateLimits(&errors, leftOutFields: leftOutFields)
         checkUnique(constants.map { ($0.name, $0.location) }, what: "constant", into: &errors)
         checkUnique(pins.map { ($0.name, $0.location) }, what: "pin", into: &errors)
         validateRules(&errors)
@@ -414,7 +419,7 @@ extension SchemaSpec {
         }
     }
 
-    private func validateBlobs(_ errors: inout [SpecError]) {
+    private func validateBlobs(_ errors: inout [SpecError], leftOutFields: Set<String>) {
         checkUnique(blobs.map { ($0.name, $0.location) }, what: "blob", into: &errors)
         for blob in blobs {
             guard collection(documentType: blob.record) != nil else {
@@ -422,6 +427,7 @@ extension SchemaSpec {
                 continue
             }
             guard let field = field(at: blob.mapField, in: blob.record) else {
+                if leftOutFields.contains("\(blob.record).\(blob.mapField)") { continue }
                 errors.append(blob.location.error("blob map field \(blob.record).\(blob.mapField) does not exist"))
                 continue
             }
@@ -433,7 +439,7 @@ extension SchemaSpec {
         }
     }
 
-    private func validateMergeRules(_ errors: inout [SpecError]) {
+    private func validateMergeRules(_ errors: inout [SpecError], leftOutFields: Set<String>) {
         checkUnique(
             mergeRules.map { ("\($0.document ?? "*") \($0.fieldPath ?? "*")", $0.location) }, what: "merge rule for",
             into: &errors)
@@ -449,6 +455,9 @@ extension SchemaSpec {
             let owners = rule.document.map { [$0] } ?? documentTypes
             let resolved = owners.compactMap { field(at: path, in: $0) }
             guard let target = resolved.first else {
+                // A left-out row of that name (the path's last segment) was reported already.
+                let name = "." + (path.split(separator: ".").last.map(String.init) ?? path)
+                if leftOutFields.contains(where: { $0.hasSuffix(name) }) { continue }
                 errors.append(
                     rule.location.error(
                         "merge rule names field '\(rule.document ?? "*").\(path)' that does not exist in fields.tsv"))
@@ -473,13 +482,14 @@ extension SchemaSpec {
         }
     }
 
-    private func validateLimits(_ errors: inout [SpecError]) {
+    private func validateLimits(_ errors: inout [SpecError], leftOutFields: Set<String>) {
         checkUnique(limits.map { ($0.name, $0.location) }, what: "limit", into: &errors)
         for limit in limits {
             for target in limit.appliesTo {
                 switch target {
                 case .field(let owner, let name):
                     guard let field = fields.first(where: { $0.owner == owner && $0.name == name }) else {
+                        if leftOutFields.contains("\(owner).\(name)") { continue }
                         errors.append(
                             limit.location.error("limit \(limit.name) applies to field \(target), which does not exist")
                         )
