@@ -609,4 +609,43 @@ extension FirestoreTimestamp {
             LocalChangeError.igc(try #require(IGCImportViolation.first(in: Data("hello".utf8)))).description
                 == "igc: line 1: igc.a-record: an IGC file starts with its A record (the logger's manufacturer and id)")
     }
+
+    /// Readers keep a newer version's fields: a change may carry them on (a pulled summary with a
+    /// sub-field this version does not know, saved back with another change), and a change beside
+    /// them is not refused; only a field the change itself adds is taken for a misspelt name.
+    @Test func aNewerVersionsFieldsAreCarriedOnAndOnlyAnAddedUnknownFieldIsRefused() throws {
+        let world = World()
+        let (a, store, clock) = world.device("a")
+        let id = try a.importFlight(igc: EngineTests.igc, fields: ["inLogbook": .boolean(true)])
+        try a.sync()
+        world.tick(clocks: [clock])
+        let path = "users/u1/flights/\(id)"
+        guard case .map(var summary)? = try world.memory.get(path)?.fields["summary"] else {
+            Issue.record("no summary")
+            return
+        }
+        summary["newMetric"] = .integer(7)
+        _ = try world.memory.commit([
+            try .set(
+                ["newerField": .integer(1), "summary": .map(summary), "updatedAt": .serverTimestamp],
+                mergeFields: [try FieldPath(["newerField"]), try FieldPath(["summary"]), try FieldPath(["updatedAt"])],
+                path: path)
+        ])
+        world.tick(clocks: [clock])
+        try a.sync()
+        #expect(store.row(.flights, id: id)?.fields["newerField"] == .integer(1))
+        try a.save(.flights, id: id, changes: ["rating": .integer(4)])
+        summary["duration"] = .integer(42)
+        try a.save(.flights, id: id, changes: ["summary": .map(summary)])
+        #expect(store.row(.flights, id: id)?.fields["summary"] == .map(summary))
+        do {
+            try a.save(.flights, id: id, changes: ["newerFeild": .integer(2)])
+            Issue.record("a misspelt field was saved")
+        } catch .schema(let v) {
+            #expect(v.pointer == "/newerFeild")
+            #expect(v.rule == SchemaRule.unknownField.rawValue)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
 }

@@ -17,7 +17,8 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
     case store(String)
     /// The change breaks the schema (schema §2 fields, §3 limits): the first error
     /// `vulture-conformance validate --strict` reports for the record as another device reads it
-    /// (the stored form), at a field the change sets (any field of a new record). Nothing is saved.
+    /// (the stored form), at a field the change sets (any field of a new record); a field the schema
+    /// does not know only where the change adds it. Nothing is saved.
     case schema(SchemaViolation)
     /// The bytes given as an IGC file are none a flight can be imported from (``IGCImportViolation``):
     /// nothing is saved.
@@ -99,7 +100,9 @@ extension SyncEngine {
         if var row = existing, !row.isTombstone {
             for (k, v) in changes { row.fields[k] = v }
             stamp(&row.fields)
-            if let v = schemaError(collection, row.fields, at: changes.keys) { throw .schema(v) }
+            if let v = schemaError(collection, row.fields, at: changes.keys, before: existing?.fields) {
+                throw .schema(v)
+            }
             // The pilot changed the flight: a task assignment still waiting is dropped (schema §5.5).
             if changes.keys.contains(where: { $0 != FlightDocument.Field.lastOpenedAt }) { row.deferredTaskId = nil }
             store.put(row)
@@ -119,7 +122,7 @@ extension SyncEngine {
             }
         }
         stamp(&fields)
-        if let v = schemaError(collection, fields, at: nil) { throw .schema(v) }
+        if let v = schemaError(collection, fields, at: nil, before: existing?.fields) { throw .schema(v) }
         let previous = store.row(collection, id: newId)
         store.put(
             LocalRow(
@@ -130,26 +133,33 @@ extension SyncEngine {
     }
 
     /// The first schema error of a record about to be saved, as another device would read it once
-    /// pushed (the stored form, `updatedAt` a commit time), unknown fields and settings keys included
-    /// (strict): at a field in `changed`, or anywhere when `changed` is nil (a new record). Such a
-    /// document would be held by every other device (Spec/pins.tsv `malformedDocumentHeld`). A field
-    /// the change does not touch is not the change's fault: a pulled document that breaks the schema
-    /// is held, not saved over.
+    /// pushed (the stored form, `updatedAt` a commit time): at a field in `changed`, or anywhere when
+    /// `changed` is nil (a new record). Such a document would be held by every other device
+    /// (Spec/pins.tsv `malformedDocumentHeld`). A field the change does not touch is not the change's
+    /// fault: a pulled document that breaks the schema is held, not saved over. A field the schema
+    /// does not know is refused only where the change adds it at the top level (a misspelt name):
+    /// readers keep a newer version's fields and settings keys, and so does a change that carries
+    /// them on (`before`, the record's fields before the change).
     func schemaError(
         _ collection: SyncCollection, _ fields: [String: FirestoreValue],
-        at changed: Dictionary<String, FirestoreValue>.Keys?
+        at changed: Dictionary<String, FirestoreValue>.Keys?, before: [String: FirestoreValue]? = nil
     ) -> SchemaViolation? {
         var stored = fields
         if collection.hasCommonFields { stored[CommonFields.Field.updatedAt] = .timestamp(clock()) }
         let violations = Self.schemaValidator.validate(
             stored, documentType: collection.documentType, options: ValidationOptions(form: .stored, strict: true))
+        // By scalars, as pointers split: a field name may start with a combining mark.
+        func isAt(_ name: String, _ v: SchemaViolation, orUnder: Bool) -> Bool {
+            let top = "/" + name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            return v.pointer.utf8.elementsEqual(top.utf8) || (orUnder && v.pointer.utf8.starts(with: (top + "/").utf8))
+        }
+        let names = changed.map(Array.init) ?? Array(fields.keys)
         return violations.first { v in
             guard v.severity == .error else { return false }
-            guard let changed else { return true }
-            // By scalars, as pointers split: a field name may start with a combining mark.
-            return changed.contains { name in
-                v.pointer.utf8.elementsEqual(("/" + name).utf8) || v.pointer.utf8.starts(with: ("/" + name + "/").utf8)
+            if v.rule == SchemaRule.unknownField.rawValue || v.rule == SchemaRule.unknownSettingsKey.rawValue {
+                return names.contains { before?[$0] == nil && isAt($0, v, orUnder: false) }
             }
+            return changed == nil || names.contains { isAt($0, v, orUnder: true) }
         }
     }
 
