@@ -62,6 +62,14 @@ let fakeTestee = #"""
         return "python3 '\(script.path)'"
     }
 
+    /// Each case's failure message, or its outcome when it did not fail, in case order.
+    static func messages(_ run: ConformanceRun) -> [String] {
+        run.results.map { r in
+            if case .failed(let m, _) = r.outcome { return m }
+            return "\(r.outcome)"
+        }
+    }
+
     static func c(_ id: String, _ op: String, _ expected: ConformanceCase.Expectation) -> ConformanceCase {
         ConformanceCase(id: id, section: "§test", op: op, input: .map(["x": .double(1)]), expected: expected)
     }
@@ -131,10 +139,7 @@ let fakeTestee = #"""
         ]
         let run = ConformanceRunner.run(cases, on: &testee)
         testee.stop()
-        let messages = run.results.map { r -> String in
-            if case .failed(let m, _) = r.outcome { return m }
-            return "\(r.outcome)"
-        }
+        let messages = Self.messages(run)
         #expect(
             messages[0].hasPrefix("the testee crashed: it was killed by signal 11 (SIGSEGV) without answering")
                 || messages[0].hasPrefix(
@@ -237,10 +242,7 @@ let fakeTestee = #"""
         let cases = (1...5).map { Self.c("required.hang.\($0)", "hang", .output(.null)) }
         let run = ConformanceRunner.run(cases, on: &testee)
         testee.stop()
-        let messages = run.results.map { r -> String in
-            if case .failed(let m, _) = r.outcome { return m }
-            return "\(r.outcome)"
-        }
+        let messages = Self.messages(run)
         #expect(messages.prefix(3).allSatisfy { $0 == "timeout after 0.5 s" })
         #expect(messages.suffix(2).allSatisfy { $0 == "not run: the testee timed out on 3 cases in a row" })
         #expect(testee.starts == 3)
@@ -262,10 +264,7 @@ let fakeTestee = #"""
             + (1...5).map { Self.c("required.echo.\($0)", "echo", .output(.map(["x": .double(1)]))) }
         let run = ConformanceRunner.run(cases, on: &testee)
         testee.stop()
-        let messages = run.results.map { r -> String in
-            if case .failed(let m, _) = r.outcome { return m }
-            return "\(r.outcome)"
-        }
+        let messages = Self.messages(run)
         #expect(
             messages == [
                 "the testee crashed: it exited with status 3 without answering case required.crash (op crash); "
@@ -305,10 +304,7 @@ let fakeTestee = #"""
         ]
         let run = ConformanceRunner.run(cases, on: &testee)
         testee.stop()
-        let messages = run.results.map { r -> String in
-            if case .failed(let m, _) = r.outcome { return m }
-            return "\(r.outcome)"
-        }
+        let messages = Self.messages(run)
         #expect(
             messages == [
                 "protocol: a line of more than 1048576 bytes without a newline; the rest of the testee's output is "
