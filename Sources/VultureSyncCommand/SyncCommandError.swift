@@ -36,7 +36,7 @@ public enum SyncCommandError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-/// The IGC file checks made before an import (``IGCImportViolation``: the FAI IGC format as the
+/// The IGC file checks made before an import (`IGCImportViolation`: the FAI IGC format as the
 /// apps read it; schema §2 flights, §4 ids), on a file read from a path.
 public enum IGCImportCheck {
     /// Reads and checks the file at `path`.
@@ -62,7 +62,7 @@ public enum IGCImportCheck {
         return data
     }
 
-    /// Checks bytes already read (``IGCImportViolation/first(in:)``).
+    /// Checks bytes already read (`IGCImportViolation.first(in:)`).
     /// - Throws: ``SyncCommandError/igc(path:line:rule:message:)``.
     public static func check(_ data: Data, path: String) throws(SyncCommandError) {
         if let v = IGCImportViolation.first(in: data) {

@@ -20,7 +20,7 @@ public enum LocalChangeError: Error, Sendable, Equatable, CustomStringConvertibl
     /// (the stored form), at a field the change sets (any field of a new record); a field the schema
     /// does not know only where the change adds it. Nothing is saved.
     case schema(SchemaViolation)
-    /// The bytes given as an IGC file are none a flight can be imported from (``IGCImportViolation``):
+    /// The bytes given as an IGC file are none a flight can be imported from (`IGCImportViolation`):
     /// nothing is saved.
     case igc(IGCImportViolation)
 
@@ -174,7 +174,7 @@ extension SyncEngine {
     /// `fields` say where the flight lives: `inLogbook: true` (the logbook) or a `lastOpenedAt`
     /// (Recents). A flight with neither is a Recents flight without a date, which the recents trim of
     /// every other device tombstones on its first pull (`Spec/sync-rules.tsv` `recentsStranded`).
-    /// The bytes are checked as an IGC file (``IGCImportViolation``), then hashed and stored as given.
+    /// The bytes are checked as an IGC file (`IGCImportViolation`), then hashed and stored as given.
     /// - Returns: the flight id.
     /// - Throws: ``LocalChangeError``: `.igc` for bytes that are no IGC file, `.schema` for `fields`
     ///   the schema refuses, before anything is saved.
