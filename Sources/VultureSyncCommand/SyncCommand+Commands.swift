@@ -153,10 +153,7 @@ struct Context {
             fields, documentType: collection.documentType, options: ValidationOptions(form: .write, strict: true)
         ).filter { v in
             v.severity == .error
-                && changes.keys.contains {
-                    // By scalars, as pointers split: a token may start with a combining mark.
-                    v.pointer.utf8.elementsEqual(("/" + $0).utf8) || v.pointer.utf8.starts(with: ("/" + $0 + "/").utf8)
-                }
+                && changes.keys.contains { v.isAt(field: $0) }
         }
         if let v = violations.first {
             let argument = operands.dropFirst(2).first {

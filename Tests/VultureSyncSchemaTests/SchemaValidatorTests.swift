@@ -291,3 +291,15 @@ import VultureSchemaCore
                 == "ProfileDocument")
     }
 }
+
+/// A violation is at a top-level field by its escaped pointer, and under it only below a `/`.
+@Test func aViolationIsAtAFieldByItsEscapedPointer() {
+    func at(_ pointer: String) -> SchemaViolation {
+        SchemaViolation(pointer: pointer, rule: "schema.type", message: "")
+    }
+    #expect(at("/a~1b").isAt(field: "a/b"))
+    #expect(at("/a~0b/c").isAt(field: "a~b"))
+    #expect(!at("/a~0b/c").isAt(field: "a~b", orUnder: false))
+    #expect(!at("/ab").isAt(field: "a"))
+    #expect(!at("/a/b").isAt(field: "a/b"))
+}

@@ -148,18 +148,13 @@ extension SyncEngine {
         if collection.hasCommonFields { stored[CommonFields.Field.updatedAt] = .timestamp(clock()) }
         let violations = Self.schemaValidator.validate(
             stored, documentType: collection.documentType, options: ValidationOptions(form: .stored, strict: true))
-        // By scalars, as pointers split: a field name may start with a combining mark.
-        func isAt(_ name: String, _ v: SchemaViolation, orUnder: Bool) -> Bool {
-            let top = "/" + name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-            return v.pointer.utf8.elementsEqual(top.utf8) || (orUnder && v.pointer.utf8.starts(with: (top + "/").utf8))
-        }
         let names = changed.map(Array.init) ?? Array(fields.keys)
         return violations.first { v in
             guard v.severity == .error else { return false }
             if v.rule == SchemaRule.unknownField.rawValue || v.rule == SchemaRule.unknownSettingsKey.rawValue {
-                return names.contains { before?[$0] == nil && isAt($0, v, orUnder: false) }
+                return names.contains { before?[$0] == nil && v.isAt(field: $0, orUnder: false) }
             }
-            return changed == nil || names.contains { isAt($0, v, orUnder: true) }
+            return changed == nil || names.contains { v.isAt(field: $0) }
         }
     }
 

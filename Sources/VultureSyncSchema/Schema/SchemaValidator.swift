@@ -25,6 +25,14 @@ public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
         self.severity = severity
     }
 
+    /// Whether the violation is at the top-level field `name` (its pointer `/name`, escaped as RFC
+    /// 6901 says), or with `orUnder` anywhere inside it. Compared by scalars, as pointers split: a
+    /// field name may start with a combining mark.
+    public func isAt(field name: String, orUnder: Bool = true) -> Bool {
+        let top = JSONPointer.appending("", name)
+        return pointer.utf8.elementsEqual(top.utf8) || (orUnder && pointer.utf8.starts(with: (top + "/").utf8))
+    }
+
     /// `/pointer: RULE-ID: message` (with `warning: ` before the message for warnings).
     public var description: String {
         "\(pointer.isEmpty ? "/" : pointer): \(rule): \(severity == .warning ? "warning: " : "")\(message)"
