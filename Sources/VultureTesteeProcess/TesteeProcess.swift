@@ -184,8 +184,8 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
                 let exit = process.flatMap { waitForExit($0) }
                 terminate()
                 return .broken(
-                    "the testee crashed: it \(exit ?? "closed its output") without answering case \(testCase.id) "
-                        + "(op \(testCase.op)); it is restarted for the next case" + left)
+                    Self.ended(exit) + " without answering case \(testCase.id) (op \(testCase.op)); "
+                        + "it is restarted for the next case" + left)
             case .timeout:
                 let left = unfinishedLine()
                 terminate()
@@ -237,6 +237,13 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         while p.isRunning && Date() < deadline { usleep(5_000) }
         guard !p.isRunning else { return nil }
         return Self.describeExit(reason: p.terminationReason, status: p.terminationStatus)
+    }
+
+    /// How a testee ended before its answer, for the failure: a signal or a non-zero status is a
+    /// crash; status 0 is a clean exit, and an output closed by a process still running is neither.
+    static func ended(_ exit: String?) -> String {
+        guard let exit else { return "the testee closed its output" }
+        return exit == describeExit(reason: .exit, status: 0) ? "the testee \(exit)" : "the testee crashed: it \(exit)"
     }
 
     /// `exited with status N`, `was killed by signal N (SIGNAME)`; a status above 128 is how a shell

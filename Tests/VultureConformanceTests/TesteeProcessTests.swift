@@ -44,6 +44,8 @@ let fakeTestee = #"""
             sys.stdout.write('{"seq": %d, "outp' % seq)
             sys.stdout.flush()
             sys.exit(0)
+        elif op == "quit":
+            sys.exit(0)
         elif op == "latin1":
             sys.stdout.buffer.write(b'{"seq": 1, "output": "caf\xe9"}\n')
             sys.stdout.flush()
@@ -309,12 +311,33 @@ let fakeTestee = #"""
             messages == [
                 "protocol: a line of more than 1048576 bytes without a newline; the rest of the testee's output is "
                     + "not read, and it is restarted for the next case",
-                "the testee crashed: it exited with status 0 without answering case required.partial (op partial); "
+                "the testee exited with status 0 without answering case required.partial (op partial); "
                     + "it is restarted for the next case; its output ends in an unfinished line: "
                     + #""{\"seq\": 2, \"outp" (16 bytes: 7b 22 73 65 71 22 3a 20 32 2c 20 22 6f 75 74 70)"#,
                 "\(CaseOutcome.passed)",
             ])
         #expect(testee.starts == 3)
+    }
+
+    /// Only a signal or a non-zero status is called a crash: a testee that exits with status 0 before
+    /// its answer is named for what it did.
+    @Test func aCleanExitIsNotCalledACrash() throws {
+        var testee = TesteeProcess(
+            command: try Self.testeeCommand(), timeout: 20, startTimeout: Self.startTimeout, suiteVersion: "0.0.0")
+        let cases = [
+            Self.c("required.quit", "quit", .output(.null)),
+            Self.c("required.crash", "crash", .output(.null)),
+        ]
+        let run = ConformanceRunner.run(cases, on: &testee)
+        testee.stop()
+        #expect(
+            Self.messages(run) == [
+                "the testee exited with status 0 without answering case required.quit (op quit); "
+                    + "it is restarted for the next case",
+                "the testee crashed: it exited with status 3 without answering case required.crash (op crash); "
+                    + "it is restarted for the next case",
+            ])
+        #expect(testee.starts == 2)
     }
 
     /// Ending the testee ends what its shell started too: no process outlives the run.
