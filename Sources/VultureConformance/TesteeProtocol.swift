@@ -2,7 +2,7 @@ import Foundation
 import VultureSchemaCore
 import VultureSyncSchema
 
-/// The testee protocol (Goldens/protocol/README.md; the protocol page Goldens/protocol/README.md): JSON Lines
+/// The testee protocol (Goldens/protocol/README.md): JSON Lines
 /// over the testee's stdin and stdout, one long-lived process.
 ///
 /// Runner → testee, one JSON object per line:
