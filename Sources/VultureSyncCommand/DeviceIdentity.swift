@@ -1,5 +1,6 @@
 import Foundation
 import VultureSchemaCore
+import VultureSyncEngine
 import VultureSyncSchema
 
 /// Who the state directory is: `DIR/device.json` (canonical typed JSON) holds the uid, the device
@@ -11,12 +12,17 @@ struct DeviceIdentity {
     let platform: Platform
     private(set) var lastError: String?
 
-    /// Opens the identity of `directory`, or makes one: the device id `--device` names, or a new one.
+    /// Opens the identity of `directory`, or makes one (unless `existing`): the device id `--device`
+    /// names, or a new one.
+    /// - Parameter existing: the command only reads the state (`status`, `dump`): a folder without
+    ///   one is refused rather than made, so a mistyped `--state` is not shown as an empty device.
     /// - Throws: ``SyncCommandError/state(path:reason:)`` for a directory made for another uid,
-    ///   device or platform, or a file this version did not write; ``SyncCommandError/file(path:reason:)``.
-    static func open(_ directory: URL, uid: String, device: String?, platform: Platform?) throws(SyncCommandError)
-        -> DeviceIdentity
-    {
+    ///   device or platform, a file this version did not write, a database without its `device.json`
+    ///   (whose user cannot be told), or no state where `existing` wants one;
+    ///   ``SyncCommandError/file(path:reason:)``.
+    static func open(
+        _ directory: URL, uid: String, device: String?, platform: Platform?, existing: Bool = false
+    ) throws(SyncCommandError) -> DeviceIdentity {
         let file = directory.appendingPathComponent("device.json")
         if let data = FileManager.default.contents(atPath: file.path) {
             let value: FirestoreValue
@@ -36,17 +42,39 @@ struct DeviceIdentity {
             if let device, device != storedDevice {
                 throw .state(
                     path: file.path,
-                    reason:
-                        "this state is device \(storedDevice), not \(device.shownArgument)"
-                )
+                    reason: "this state is device \(storedDevice), not \(Self.shown(device)): --device is "
+                        + "fixed when the folder is made; leave it out, or use another --state")
             }
             if let platform, platform != storedPlatform {
-                throw .state(path: file.path, reason: "this state is platform \(storedPlatform.rawValue)")
+                throw .state(
+                    path: file.path,
+                    reason: "this state is platform \(storedPlatform.rawValue), not \(platform.rawValue): "
+                        + "--platform is fixed when the folder is made; leave it out, or use another --state")
             }
             var lastError: String?
             if case .string(let e)? = m["lastError"] { lastError = e }
             return DeviceIdentity(
                 file: file, uid: uid, deviceId: storedDevice, platform: storedPlatform, lastError: lastError)
+        }
+        var isFolder: ObjCBool = false
+        let folderExists = FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder)
+        if folderExists, !isFolder.boolValue {
+            throw .file(path: directory.path, reason: "a file, not a folder (--state names the device's folder)")
+        }
+        // A database whose device file is gone belongs to a user nobody can name: taking it over
+        // under this --uid would push another pilot's records into this account.
+        for name in [SQLiteLocalStore.fileName, "state.json"]
+        where FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) {
+            throw .state(
+                path: file.path,
+                reason: "missing beside \(name), so this state's user and device cannot be told: "
+                    + "restore device.json, or use another --state")
+        }
+        if existing {
+            throw .state(
+                path: directory.path,
+                reason: "no device state here (no device.json): status and dump read a state that import, "
+                    + "edit, open, delete, push, pull or sync made; check --state")
         }
         if let device {
             do { try DocumentIds.validate(documentId: device) } catch {
@@ -59,16 +87,15 @@ struct DeviceIdentity {
         let identity = DeviceIdentity(
             file: file, uid: uid, deviceId: device ?? "vulture-sync-\(random)", platform: platform ?? .android,
             lastError: nil)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), !isFolder.boolValue {
-            throw .file(path: directory.path, reason: "a file, not a folder (--state names the device's folder)")
-        }
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
             throw .file(path: directory.path, reason: systemReason(of: error))
         }
         try identity.save()
         return identity
     }
+
+    /// A command-line value as a message shows it: quoted when empty.
+    static func shown(_ value: String) -> String { value.isEmpty ? "\"\" (empty)" : value.shownArgument }
 
     func save() throws(SyncCommandError) {
         let value: FirestoreValue = .map([

@@ -32,8 +32,16 @@ struct Context {
 
     func importFlights(_ files: [String]) throws {
         // Every file is read and checked first: a bad file stops the command before anything changes.
+        // Each bad file is named (the last one as the command's error), so one run lists them all.
         var flights: [(path: String, bytes: Data)] = []
-        for path in files { flights.append((path, try IGCImportCheck.read(path))) }
+        var refused: [SyncCommandError] = []
+        for path in files {
+            do { flights.append((path, try IGCImportCheck.read(path))) } catch { refused.append(error) }
+        }
+        if let last = refused.last {
+            for error in refused.dropLast() { sinks.errors("vulture-sync: \(error)") }
+            throw last
+        }
         progress.importTotal = flights.count
         var added = 0
         for (path, bytes) in flights {
@@ -82,6 +90,11 @@ struct Context {
             let name = String(argument[..<eq])
             let text = String(argument[argument.index(after: eq)...])
             let pointer = "/" + name
+            if changes[name] != nil {
+                throw .value(
+                    argument: argument, pointer: pointer, rule: InputRule.editShape.rawValue,
+                    message: "\(name) is given twice; give each field once")
+            }
             guard editable[name] != nil else {
                 let common = SyncSchema.vulture.fields(of: SyncSchema.commonFieldsOwner).contains { $0.name == name }
                 let isField = SyncSchema.vulture.fields(of: collection.documentType).contains { $0.name == name }
@@ -300,9 +313,29 @@ struct Context {
         }
         out("profile storageBytes: \(storageBytes.map { "\($0)" } ?? "- (not pulled yet)")")
         out("dirty rows: \(totalDirty)")
+        out("objects to upload: \(objectsToUpload())")
         out("last pull: \(store.state.lastPullAt?.rfc3339 ?? "never")")
         if let paused = store.state.pausedUntil { out("paused until: \(paused.rfc3339) (a daily quota error)") }
         out("last error: \(id.lastError ?? "none")")
+    }
+
+    /// Live rows whose object a push reserved (`uploaded: false`) and this device holds: a push that
+    /// stopped after its reservation left them, and the next push uploads and marks them. Their rows
+    /// are not dirty: the reservation is agreed with the server.
+    func objectsToUpload() -> Int {
+        var count = 0
+        for kind in StorageObjectKind.allCases {
+            guard let c = SyncCollection.allCases.first(where: { $0.documentType == kind.recordType }) else { continue }
+            count +=
+                store.rows(c).filter { row in
+                    guard !row.isTombstone, case .map(let map)? = row.fields[kind.mapField],
+                        map[StorageObjectKind.MapField.uploaded] == .boolean(false),
+                        case .string(let path)? = map[StorageObjectKind.MapField.path]
+                    else { return false }
+                    return store.blob(path) != nil
+                }.count
+        }
+        return count
     }
 
     /// Every row as `{"collection", "id", "fields"}` in compact canonical JSON, by collection (push

@@ -39,13 +39,15 @@ public enum SyncCommand {
           push                            pull, then push every changed row (schema §5.1)
           pull                            pull every collection from its cursor (schema §5.2)
           sync                            pull, push, purge old tombstones
-          status                          rows per collection, dirty rows, cursors, storage, last error
+          status                          rows per collection, dirty rows, cursors, storage, objects a
+                                          stopped push left to upload, last error
           dump                            every row's fields, one canonical JSON line per row (sorted)
 
         Options:
           --uid UID              the Firebase Auth uid: documents under users/UID (fixed per DIR)
-          --state DIR            the device's state directory (made when missing): DIR/state.sqlite, the
-                                 device's database (a DIR/state.json of an earlier version is migrated)
+          --state DIR            the device's state directory (made when missing, except by status and
+                                 dump): DIR/state.sqlite, the device's database, and DIR/device.json, whose
+                                 user and device it is (a DIR/state.json of an earlier version is migrated)
           --emulator HOST:PORT   the Firestore emulator (push, pull, sync); token "owner" (rules bypassed)
           --project P            the emulator's project id (default demo-vulture)
           --device NAME          this device's id, written as updatedBy (default: chosen once per DIR)
@@ -101,7 +103,11 @@ public enum SyncCommand {
         do { try BlobPaths.validate(uid: uid) } catch {
             throw UsageError(message: "--uid \(uid.shownArgument): \(error)")
         }
-        let stateDirectory = URL(fileURLWithPath: try args.requiredOption("state"))
+        let statePath = try args.requiredOption("state")
+        guard !statePath.isEmpty else {
+            throw UsageError(message: "--state names the device's folder, not an empty string")
+        }
+        let stateDirectory = URL(fileURLWithPath: statePath)
         var platform: Platform?
         if let name = args.option("platform") {
             guard let p = Platform(rawValue: name) else {
@@ -119,10 +125,13 @@ public enum SyncCommand {
         if (storageEmulator == nil) != (args.option("bucket") == nil) {
             throw UsageError(message: "--storage-emulator and --bucket go together")
         }
+        if let project = args.option("project") { try checkProjectId(project) }
+        if let bucket = args.option("bucket") { try checkBucketName(bucket) }
         try checkOperands(command, operands)
 
         var identity = try DeviceIdentity.open(
-            stateDirectory, uid: uid, device: args.option("device"), platform: platform)
+            stateDirectory, uid: uid, device: args.option("device"), platform: platform,
+            existing: ["status", "dump"].contains(command))
         let store: SQLiteLocalStore
         do { store = try SQLiteLocalStore(directory: stateDirectory) } catch {
             throw SyncCommandError.state(path: error.path, reason: "\(error.rule.rawValue): \(error.message)")
@@ -179,6 +188,35 @@ public enum SyncCommand {
             )
         }
         return url
+    }
+
+    /// A Google Cloud project id: 6 to 30 lowercase ASCII letters, digits and hyphens, a letter
+    /// first, no hyphen last (`demo-vulture`); anything else reaches the emulator as a broken path.
+    static func checkProjectId(_ text: String) throws(UsageError) {
+        let bytes = Array(text.utf8)
+        let allowed = bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        guard (6...30).contains(bytes.count), allowed, let first = bytes.first, (0x61...0x7A).contains(first),
+            bytes.last != 0x2D
+        else {
+            throw UsageError(
+                message: "--project is a project id: 6 to 30 lowercase letters, digits and hyphens, a letter "
+                    + "first (demo-vulture), not \(DeviceIdentity.shown(text))")
+        }
+    }
+
+    /// A Cloud Storage bucket name: 3 to 63 lowercase ASCII letters, digits, `-`, `_` and `.`, a
+    /// letter or digit at each end (Cloud Storage's naming rules; no dotted names over 63).
+    static func checkBucketName(_ text: String) throws(UsageError) {
+        let bytes = Array(text.utf8)
+        func isAlphanumeric(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) }
+        let allowed = bytes.allSatisfy { isAlphanumeric($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
+        guard (3...63).contains(bytes.count), allowed, let first = bytes.first, let last = bytes.last,
+            isAlphanumeric(first), isAlphanumeric(last)
+        else {
+            throw UsageError(
+                message: "--bucket is a bucket name: 3 to 63 lowercase letters, digits, '-', '_' and '.', a "
+                    + "letter or digit at each end (vulture-test), not \(DeviceIdentity.shown(text))")
+        }
     }
 
     static func checkOperands(_ command: String, _ operands: [String]) throws(UsageError) {

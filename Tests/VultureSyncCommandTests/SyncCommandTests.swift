@@ -82,6 +82,13 @@ enum SyncCommandFixtures {
 struct SyncCommandLocalTests {
     func base(_ dir: URL) -> [String] { ["--uid", "u1", "--state", dir.path] }
 
+    /// Makes the state in `dir` for user u1: one flight imported.
+    func makeState(_ dir: URL) throws {
+        let file = dir.appendingPathComponent("state-maker.igc")
+        try SyncCommandFixtures.igc(9).write(to: file)
+        #expect(try CommandRun.run(base(dir) + ["import", file.path]).status == 0)
+    }
+
     @Test func importEditDeleteAndStatus() throws {
         let dir = try SyncCommandFixtures.temporaryDirectory("local")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -265,7 +272,7 @@ struct SyncCommandLocalTests {
     @Test func aDamagedDatabaseIsAStateErrorNamingTheFileAndTheRule() throws {
         let dir = try SyncCommandFixtures.temporaryDirectory("damaged")
         defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try CommandRun.run(base(dir) + ["status"])
+        try makeState(dir)
         let file = dir.appendingPathComponent(SQLiteLocalStore.fileName)
         try Data(repeating: 0x5A, count: 8192).write(to: file)
         do {
@@ -286,7 +293,7 @@ struct SyncCommandLocalTests {
         try Data("x".utf8).write(to: file)
         let state = file.appendingPathComponent("state")
         do {
-            _ = try CommandRun.run(base(state) + ["status"])
+            _ = try CommandRun.run(base(state) + ["import", "none.igc"])
             Issue.record("a state folder was made under a file")
         } catch let SyncCommandError.file(path, reason) {
             #expect(path == state.path)
@@ -357,10 +364,132 @@ struct SyncCommandLocalTests {
             usage(["--uid", long, "--state", dir.path, "status"])
                 == "--uid \(long.prefix(100))… (5000 characters): invalid uid: document id is 5000 bytes, "
                 + "over Firestore's 1500-byte limit")
-        _ = try CommandRun.run(base(dir) + ["status"])
+        #expect(
+            usage(["--uid", "u1", "--state", "", "status"]) == "--state names the device's folder, not an empty string")
+        for (project, shown) in [
+            ("", #""" (empty)"#), ("bad project/x", "bad project/x"), ("Demo-vulture", "Demo-vulture"),
+        ] {
+            #expect(
+                usage(base(dir) + ["--project", project, "status"])
+                    == "--project is a project id: 6 to 30 lowercase letters, digits and hyphens, a letter first "
+                    + "(demo-vulture), not \(shown)")
+        }
+        for bucket in ["", "ab", "-files", "files/x", "Files"] {
+            #expect(
+                usage(base(dir) + ["--storage-emulator", "127.0.0.1:4443", "--bucket", bucket, "status"])?
+                    .hasPrefix("--bucket is a bucket name: 3 to 63 lowercase letters") == true, "\(bucket)")
+        }
+        // status and dump read a state; they do not make one where --state names none.
+        for command in ["status", "dump"] {
+            do {
+                _ = try CommandRun.run(base(dir) + [command])
+                Issue.record("\(command) made a state")
+            } catch let SyncCommandError.state(path, reason) {
+                #expect(path == dir.path)
+                #expect(reason.hasPrefix("no device state here (no device.json)"))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("device.json").path))
+        try makeState(dir)
         // The state directory belongs to u1 now.
         #expect(
             usage(["--uid", "u2", "--state", dir.path, "status"])?.contains("this state is user u1, not u2") == true)
+        #expect(
+            usage(base(dir) + ["--platform", "ios", "status"])?.hasSuffix(
+                "this state is platform android, not ios: --platform is fixed when the folder is made; leave it out, "
+                    + "or use another --state") == true)
+        #expect(
+            usage(base(dir) + ["--device", "", "status"])?.contains(#"not "" (empty): --device is fixed"#) == true)
+    }
+
+    /// A push that stopped after its reservations leaves agreed rows (not dirty) whose objects are
+    /// not uploaded: `status` counts them, so the device does not look synced.
+    @Test func statusCountsTheObjectsAStoppedPushLeftToUpload() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("reserved")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try makeState(dir)
+        func objectsLine() throws -> [String] {
+            try CommandRun.run(base(dir) + ["status"]).output.filter {
+                $0.hasPrefix("objects to upload:") || $0.hasPrefix("dirty rows:")
+            }
+        }
+        #expect(try objectsLine() == ["dirty rows: 1", "objects to upload: 0"])
+        // The row as a push leaves it after the reservation committed and before the upload.
+        let store = try SQLiteLocalStore(directory: dir)
+        var row = try #require(store.rows(.flights).first)
+        guard case .map(var map)? = row.pendingBlobMap else {
+            Issue.record("an imported flight has no pending blob map")
+            return
+        }
+        map[StorageObjectKind.MapField.uploaded] = .boolean(false)
+        row.fields[StorageObjectKind.igc.mapField] = .map(map)
+        row.pendingBlobMap = nil
+        row.base = row.fields
+        store.put(row)
+        try store.commit()
+        #expect(try objectsLine() == ["dirty rows: 0", "objects to upload: 1"])
+    }
+
+    /// A database whose device.json is gone is not taken over by whichever --uid comes next: its
+    /// records would be pushed into that user's account.
+    @Test func aDatabaseWithoutItsDeviceFileIsRefused() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("orphan")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("one.igc")
+        try SyncCommandFixtures.igc(1).write(to: file)
+        #expect(try CommandRun.run(base(dir) + ["import", file.path]).status == 0)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("device.json"))
+        for command in [["status"], ["import", file.path]] {
+            do {
+                _ = try CommandRun.run(["--uid", "someone-else", "--state", dir.path] + command)
+                Issue.record("\(command) took over the database")
+            } catch let SyncCommandError.state(path, reason) {
+                #expect(path == dir.appendingPathComponent("device.json").path)
+                #expect(
+                    reason
+                        == "missing beside state.sqlite, so this state's user and device cannot be told: "
+                        + "restore device.json, or use another --state")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("device.json").path))
+    }
+
+    /// Every bad file of an import is named in one run (the last as the command's error), and a
+    /// field set twice by one edit is refused rather than the last value winning.
+    @Test func everyBadImportFileIsNamedAndAFieldSetTwiceIsRefused() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("many")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let empty = dir.appendingPathComponent("empty.igc")
+        try Data().write(to: empty)
+        let missing = dir.appendingPathComponent("missing.igc").path
+        let good = dir.appendingPathComponent("good.igc")
+        try SyncCommandFixtures.igc(3).write(to: good)
+        let errors = CollectedLines()
+        do {
+            _ = try SyncCommand.run(
+                base(dir) + ["import", empty.path, good.path, missing],
+                sinks: SyncCommand.Sinks(output: { _ in }, errors: { errors.append($0) }))
+            Issue.record("bad files were imported")
+        } catch let error as SyncCommandError {
+            #expect(error == .file(path: missing, reason: "no such file"))
+        }
+        #expect(errors.lines == ["vulture-sync: \(empty.path): igc.empty: an empty file is no IGC file"])
+        #expect(try SQLiteLocalStore(directory: dir).rows(.flights).isEmpty)
+
+        #expect(try CommandRun.run(base(dir) + ["import", good.path]).status == 0)
+        let id = DocumentIds.flightId(igcBytes: SyncCommandFixtures.igc(3))
+        let before = try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields
+        do {
+            _ = try CommandRun.run(base(dir) + ["edit", "flights", id, "rating=4", "rating=5"])
+            Issue.record("a field set twice was edited")
+        } catch let error as SyncCommandError {
+            #expect(
+                error
+                    == .value(
+                        argument: "rating=5", pointer: "/rating", rule: "edit.shape",
+                        message: "rating is given twice; give each field once"))
+        }
+        #expect(try SQLiteLocalStore(directory: dir).row(.flights, id: id)?.fields == before)
     }
 }
 

@@ -409,7 +409,8 @@ public enum RuleRegistry {
         ),
         RuleEntry(
             id: "edit.shape",
-            meaning: "A vulture-sync edit argument is not FIELD=VALUE with a field name before the =.",
+            meaning:
+                "A vulture-sync edit argument is not FIELD=VALUE with a field name before the =, or sets a field an earlier argument set.",
             section: "README (vulture-sync)",
             example: "`=5`"
         ),

@@ -158,7 +158,8 @@ public enum InputRule: String, Sendable, CaseIterable, Codable {
     /// An IGC file to import is larger than limits.igcImportMaxRawBytes. Example: a 65 MiB file.
     case igcTooLarge = "igc.too-large"
 
-    /// A vulture-sync edit argument is not FIELD=VALUE with a field name before the =. Example: `=5`.
+    /// A vulture-sync edit argument is not FIELD=VALUE with a field name before the =, or sets a field an earlier
+    /// argument set. Example: `=5`.
     case editShape = "edit.shape"
 
     /// A vulture-sync edit names a field the engine sets itself (a common field, a blob map), not one a pilot edits.
