@@ -36,7 +36,8 @@ let usage = """
                          on the client side; server timestamps are real, so the trace hash varies.
       --rules FILE       the rules loaded for each run (default Goldens/firestore.rules)
 
-      --seeds N          how many seeds to run (default 1000), from --start-seed (default 1)
+      --seeds N          how many seeds to run (default 1000), from --start-seed (default 1); a seed
+                         is 0 to \(UInt64.max), and the last one must not pass it
       --jobs J           seeds run at once on worker threads (default: the active processors, \(cores)
                          here); the output is the same for every J: each seed runs alone in its own
                          world and is reported in seed order
@@ -50,7 +51,8 @@ let usage = """
       --sdk-surface      the engines reach Firestore through the Firebase client SDKs' surface alone
                          (snapshots without times, batches without preconditions, transactions): every
                          version check goes through a transaction
-      --replay SEED      run one seed and print what failed (--trace prints every step)
+      --replay SEED      run one seed (0 to \(UInt64.max)) and print what failed (--trace prints
+                         every step)
       --shrink           shrink a failing run to fewer decisions that still break the same invariant
       --write-scenario DIR  write each failing run (shrunk with --shrink) as a scenario file in DIR
       --check FILE       replay a scenario file written by --write-scenario with every invariant checked
@@ -140,10 +142,15 @@ tool.run { arguments in
         print("\(path): every invariant held over \(scenario.steps.count) steps")
         return 0
     }
-    if let replay = args.option("replay") {
-        guard let seed = UInt64(replay) else {
-            throw UsageError(message: "--replay needs a seed, not \(replay.shownArgument)")
+    /// A seed option: 0 to UInt64.max, the same range for --replay and --start-seed.
+    func seed(_ name: String) throws -> UInt64? {
+        guard let text = args.option(name) else { return nil }
+        guard let seed = UInt64(text) else {
+            throw UsageError(message: "--\(name) needs a seed (0 to \(UInt64.max)), not \(text.shownArgument)")
         }
+        return seed
+    }
+    if let seed = try seed("replay") {
         let options = SimulationOptions(
             seed: seed, steps: steps, injectedBug: bug, devices: devices, sdkSurface: args.flag("sdk-surface"))
         guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
@@ -155,7 +162,12 @@ tool.run { arguments in
     }
     let count = try integer("seeds", 1000)
     guard count >= 1 else { throw UsageError(message: "--seeds needs at least 1: no seed would be run") }
-    let start = try integer("start-seed", 1)
+    let start = try seed("start-seed") ?? 1
+    // The last seed is start + count - 1: it must not pass UInt64.max.
+    guard UInt64(count - 1) <= UInt64.max - start else {
+        throw UsageError(
+            message: "--start-seed \(start) with --seeds \(count) runs past the last seed, \(UInt64.max)")
+    }
     let printHashes = args.flag("print-hashes")
     let knownPath = args.option("known-failures")
     let known = try knownPath.map(KnownFailures.read) ?? [:]
@@ -170,7 +182,7 @@ tool.run { arguments in
     try SimulationBatch.run(
         (0..<count).map {
             SimulationOptions(
-                seed: UInt64(start + $0), steps: steps, injectedBug: bug, devices: devices,
+                seed: start + UInt64($0), steps: steps, injectedBug: bug, devices: devices,
                 sdkSurface: args.flag("sdk-surface"))
         }, jobs: jobs, backend: backend
     ) { outcome in

@@ -96,4 +96,28 @@ import VultureSimulation
             run.stderr.contains("cannot read the security rules \(missing): No such file or directory"), "\(run.stderr)"
         )
     }
+
+    /// --start-seed takes a seed as --replay does (0 to UInt64.max); a batch that would pass the
+    /// last seed is a usage error naming both options, not an overflow trap.
+    @Test func startSeedRunsUpToTheLastSeedAndNoFurther() throws {
+        let last = try Self.simulate([
+            "--start-seed", "18446744073709551614", "--seeds", "2", "--steps", "5", "--print-hashes",
+        ])
+        #expect(last.status == 0, "\(last.stderr)")
+        let hashes = [UInt64.max - 1, UInt64.max].map { seed in
+            "seed \(seed) trace \(Simulation.run(SimulationOptions(seed: seed, steps: 5)).traceHash)"
+        }
+        #expect(last.stdout == (hashes + ["2 passed, 0 failed"]).joined(separator: "\n") + "\n")
+        let past = try Self.simulate(["--start-seed", "9223372036854775807", "--seeds", "2", "--steps", "5"])
+        #expect(past.status == 0, "\(past.stderr)")
+        let over = try Self.simulate(["--start-seed", "18446744073709551615", "--seeds", "2"])
+        #expect(over.status == 2)
+        #expect(
+            over.stderr.hasPrefix(
+                "vulture-simulate: --start-seed 18446744073709551615 with --seeds 2 runs past the last seed, "
+                    + "18446744073709551615\n"), "\(over.stderr)")
+        let word = try Self.simulate(["--start-seed", "-1"])
+        #expect(word.status == 2)
+        #expect(word.stderr.contains("--start-seed needs a seed (0 to 18446744073709551615), not -1"), "\(word.stderr)")
+    }
 }
