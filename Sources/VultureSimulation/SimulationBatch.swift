@@ -23,17 +23,23 @@ public enum SimulationBatch {
     /// are done. Workers run at most a few seeds ahead of the one `report` waits for, so the outcomes
     /// held at once stay bounded however many seeds there are.
     /// - Throws: what `report` throws; the workers then stop after the seeds they are running.
-    public static func run<Failure: Error>(
-        _ options: [SimulationOptions], jobs: Int,
+    /// `options` may make each run's options as it is read (``SimulationSeeds``), so a batch of
+    /// billions of seeds holds no more than the window.
+    public static func run<Runs: RandomAccessCollection & Sendable, Failure: Error>(
+        _ options: Runs, jobs: Int,
         backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)? = nil,
         report: (SimulationOutcome) throws(Failure) -> Void
-    ) throws(Failure) {
+    ) throws(Failure) where Runs.Element == SimulationOptions {
         guard !options.isEmpty else { return }
-        let workers = max(1, min(jobs, options.count))
-        let queue = OutcomeQueue(count: options.count, window: max(16, 8 * workers))
+        let count = options.count
+        let workers = max(1, min(jobs, count))
+        let queue = OutcomeQueue(count: count, window: max(16, 8 * workers))
         for _ in 0..<workers {
             let thread = Thread {
-                while let i = queue.claim() { queue.finish(i, runOne(options[i], backend: backend)) }
+                while let i = queue.claim() {
+                    let run = options[options.index(options.startIndex, offsetBy: i)]
+                    queue.finish(i, runOne(run, backend: backend))
+                }
                 queue.workerExited()
             }
             // The engine's merge recurses into nested maps: the main thread's stack size, not a
@@ -45,7 +51,7 @@ public enum SimulationBatch {
             queue.cancel()
             queue.waitForWorkers(workers)
         }
-        for i in options.indices { try report(queue.take(i)) }
+        for i in 0..<count { try report(queue.take(i)) }
     }
 
     /// One run against its own in-memory server or the backend made for it.
@@ -61,6 +67,31 @@ public enum SimulationBatch {
                 start: Simulation.start,
                 failure: (0, InvariantViolation(invariant: .serverAnswered, message: "\(error)")))
         }
+    }
+}
+
+/// The options of `count` consecutive seeds from `start`, each made when it is read: a batch of
+/// any size without an array of all of them. Every run but its seed is `template`.
+public struct SimulationSeeds: RandomAccessCollection, Sendable {
+    public let start: UInt64
+    public let count: Int
+    public let template: SimulationOptions
+
+    /// - Precondition: `count` ≥ 0 and the last seed, `start + count - 1`, is at most `UInt64.max`.
+    public init(start: UInt64, count: Int, template: SimulationOptions) {
+        precondition(count >= 0 && (count == 0 || UInt64(count - 1) <= UInt64.max - start))
+        self.start = start
+        self.count = count
+        self.template = template
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> SimulationOptions {
+        var options = template
+        options.seed = start + UInt64(position)
+        return options
     }
 }
 

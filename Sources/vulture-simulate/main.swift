@@ -180,11 +180,11 @@ tool.run { arguments in
     let began = clock.now
     let cpuBefore = processCPUSeconds()
     try SimulationBatch.run(
-        (0..<count).map {
-            SimulationOptions(
-                seed: start + UInt64($0), steps: steps, injectedBug: bug, devices: devices,
-                sdkSurface: args.flag("sdk-surface"))
-        }, jobs: jobs, backend: backend
+        SimulationSeeds(
+            start: start, count: count,
+            template: SimulationOptions(
+                seed: start, steps: steps, injectedBug: bug, devices: devices, sdkSurface: args.flag("sdk-surface"))),
+        jobs: jobs, backend: backend
     ) { outcome in
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if printHashes { print("seed \(outcome.options.seed) trace \(outcome.traceHash)") }

@@ -120,4 +120,21 @@ import VultureSimulation
         #expect(word.status == 2)
         #expect(word.stderr.contains("--start-seed needs a seed (0 to 18446744073709551615), not -1"), "\(word.stderr)")
     }
+
+    /// A batch of 10^11 seeds starts at once: each run's options are made as a worker claims it,
+    /// not held in an array of all of them (which ran out of memory before the first seed).
+    @Test func aHugeBatchMakesEachSeedAsItRuns() throws {
+        struct Enough: Error {}
+        let seeds = SimulationSeeds(start: 5, count: 100_000_000_000, template: SimulationOptions(seed: 0, steps: 3))
+        #expect(seeds.count == 100_000_000_000)
+        #expect(seeds[2] == SimulationOptions(seed: 7, steps: 3))
+        var reported: [UInt64] = []
+        #expect(throws: Enough.self) {
+            try SimulationBatch.run(seeds, jobs: 2) { outcome throws(Enough) in
+                reported.append(outcome.options.seed)
+                if reported.count == 3 { throw Enough() }
+            }
+        }
+        #expect(reported == [5, 6, 7])
+    }
 }
