@@ -55,6 +55,7 @@ let usage = """
                          every step)
       --shrink           shrink a failing run to fewer decisions that still break the same invariant
       --write-scenario DIR  write each failing run (shrunk with --shrink) as a scenario file in DIR
+                         (made before the first seed: exit status 2 if it cannot be)
       --check FILE       replay a scenario file written by --write-scenario with every invariant checked
 
     On standard error, a progress line while running and the speed at the end (`1000 seeds in 18.5 s:
@@ -111,6 +112,22 @@ tool.run { arguments in
         backend = { options in try servers.backend(seed: options.seed) }
     }
 
+    /// Makes the --write-scenario folder before the first seed, so a path that cannot be one stops
+    /// the run at once rather than at the first failure, mid-batch.
+    func makeScenarioFolder() throws {
+        guard let dir = scenarioDirectory else { return }
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            var isFolder: ObjCBool = false
+            let reason =
+                FileManager.default.fileExists(atPath: dir.path, isDirectory: &isFolder) && !isFolder.boolValue
+                ? "a file, not a folder" : systemReason(of: error)
+            throw InputError(
+                description: "--write-scenario \(dir.path.shownArgument): cannot make the folder: \(reason)")
+        }
+    }
+
     func report(_ outcome: SimulationOutcome) throws {
         guard let failure = outcome.failure else { return }
         print("seed \(outcome.options.seed): step \(failure.step): \(failure.violation)")
@@ -153,6 +170,7 @@ tool.run { arguments in
     if let seed = try seed("replay") {
         let options = SimulationOptions(
             seed: seed, steps: steps, injectedBug: bug, devices: devices, sdkSurface: args.flag("sdk-surface"))
+        try makeScenarioFolder()
         guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
         if args.flag("trace") { for line in outcome.trace { print(line) } }
         print("trace \(outcome.traceHash)")
@@ -171,6 +189,7 @@ tool.run { arguments in
     let printHashes = args.flag("print-hashes")
     let knownPath = args.option("known-failures")
     let known = try knownPath.map(KnownFailures.read) ?? [:]
+    try makeScenarioFolder()
     var failed = 0
     var knownFailed = 0
     let interactive = isatty(STDERR_FILENO) != 0
@@ -218,6 +237,11 @@ tool.run { arguments in
     print(
         "\(count - failed - knownFailed) passed, \(failed) failed" + (knownPath == nil ? "" : ", \(knownFailed) known"))
     return failed == 0 ? 0 : 1
+}
+
+/// A file or folder the run cannot use: reported as `vulture-simulate: description`, exit status 2.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
 }
 
 /// `--known-failures FILE`: seeds known to break an invariant, one `SEED INVARIANT` a line, `#` to

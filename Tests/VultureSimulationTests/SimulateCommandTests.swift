@@ -137,4 +137,20 @@ import VultureSimulation
         }
         #expect(reported == [5, 6, 7])
     }
+
+    /// The --write-scenario folder is made before the first seed: a plain file there, or a folder
+    /// under one, is an I/O error with the system's reason before any seed runs.
+    @Test func aScenarioFolderThatCannotBeMadeStopsBeforeTheFirstSeed() throws {
+        let file = try Self.file("not a folder\n")
+        for (dir, reason) in [(file, "a file, not a folder"), (file + "/sub", "Not a directory")] {
+            for mode in [["--seeds", "3"], ["--replay", "1"]] {
+                let run = try Self.simulate(mode + ["--steps", "3", "--write-scenario", dir])
+                #expect(run.status == 2)
+                #expect(run.stdout == "", "\(run.stdout)")
+                #expect(
+                    run.stderr == "vulture-simulate: --write-scenario \(dir): cannot make the folder: \(reason)\n",
+                    "\(run.stderr)")
+            }
+        }
+    }
 }
