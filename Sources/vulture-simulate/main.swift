@@ -57,6 +57,8 @@ let usage = """
       --write-scenario DIR  write each failing run (shrunk with --shrink) as a scenario file in DIR
                          (made before the first seed: exit status 2 if it cannot be)
       --check FILE       replay a scenario file written by --write-scenario with every invariant checked
+                         (--inject alone applies: in memory, over the whole Firestore API)
+    An option the chosen mode (batch, --replay, --check) does not list above is a usage error.
 
     On standard error, a progress line while running and the speed at the end (`1000 seeds in 18.5 s:
     54.1 seeds/s with 2 jobs, 28.9 seeds per CPU second`); on standard output, a failure's seed, the
@@ -75,6 +77,17 @@ tool.run { arguments in
         ],
         flags: ["shrink", "trace", "print-hashes", "sdk-surface"])
     _ = try args.positionals()
+    // An option the chosen mode does not take is refused, not ignored (the synopsis lists each mode's).
+    func given(_ name: String) -> Bool { args.option(name) != nil || args.flag(name) }
+    let batchOnly = ["seeds", "start-seed", "jobs", "print-hashes", "known-failures"]
+    let runOnly = ["steps", "devices", "sdk-surface", "shrink", "write-scenario"]
+    let (mode, notApplying) =
+        given("check")
+        ? ("--check", ["replay", "trace"] + batchOnly + runOnly)
+        : given("replay") ? ("--replay", batchOnly) : ("a batch of seeds", ["trace"])
+    for name in notApplying where given(name) {
+        throw UsageError(message: "--\(name) does not apply to \(mode)")
+    }
     func integer(_ name: String, _ fallback: Int) throws -> Int {
         guard let text = args.option(name) else { return fallback }
         guard let n = Int(text), n >= 0 else {

@@ -153,4 +153,26 @@ import VultureSimulation
             }
         }
     }
+
+    /// An option the mode does not take is a usage error naming it, not silently ignored: --check
+    /// replays its file with --inject alone (not over the SDK surface), --replay runs one seed,
+    /// and only --replay prints a trace.
+    @Test func anOptionTheModeDoesNotTakeIsAUsageError() throws {
+        let cases: [([String], String)] = [
+            (["--check", "f.json", "--sdk-surface"], "--sdk-surface does not apply to --check"),
+            (["--check", "f.json", "--shrink"], "--shrink does not apply to --check"),
+            (["--check", "f.json", "--known-failures", "/nonexistent"], "--known-failures does not apply to --check"),
+            (["--check", "f.json", "--seeds", "5"], "--seeds does not apply to --check"),
+            (["--check", "f.json", "--replay", "1"], "--replay does not apply to --check"),
+            (["--replay", "1", "--seeds", "5"], "--seeds does not apply to --replay"),
+            (["--replay", "1", "--print-hashes"], "--print-hashes does not apply to --replay"),
+            (["--seeds", "3", "--trace"], "--trace does not apply to a batch of seeds"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Self.simulate(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stdout == "", "\(arguments): \(run.stdout)")
+            #expect(run.stderr.hasPrefix("vulture-simulate: \(message)\n"), "\(arguments): \(run.stderr)")
+        }
+    }
 }
