@@ -266,9 +266,13 @@ enum KnownFailures {
 
     /// The seeds and the invariant each breaks.
     /// - Throws: ``Malformed`` naming `path:line` for a line that is not a seed and an invariant, or a
-    ///   seed listed twice; the file's read error when it cannot be read.
+    ///   seed listed twice, or a file that is not UTF-8 text; the file's read error when it cannot
+    ///   be read.
     static func read(_ path: String) throws -> [UInt64: Invariant] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Malformed(description: "\(path.shownArgument): not UTF-8 text: the list is `SEED INVARIANT` lines")
+        }
         var out: [UInt64: Invariant] = [:]
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
@@ -336,13 +340,20 @@ final class EmulatorServers: Sendable {
             return url
         }
         let rulesPath = args.option("rules") ?? "Goldens/firestore.rules"
+        let data: Data
         do {
-            rules = try String(contentsOfFile: rulesPath, encoding: .utf8)
+            data = try Data(contentsOf: URL(fileURLWithPath: rulesPath))
         } catch {
             throw UsageError(
                 message: "cannot read the security rules \(rulesPath.shownArgument): \(systemReason(of: error))"
                     + " (run in the package root, or give --rules FILE)")
         }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw UsageError(
+                message: "cannot read the security rules \(rulesPath.shownArgument): not UTF-8 text"
+                    + " (--rules takes a firestore.rules text file)")
+        }
+        rules = text
         let firestoreGiven = try address("emulator")
         let storageGiven = try address("storage-emulator")
         startedFirestore = firestoreGiven == nil ? try FirestoreEmulator.start() : nil

@@ -175,4 +175,22 @@ import VultureSimulation
             #expect(run.stderr.hasPrefix("vulture-simulate: \(message)\n"), "\(arguments): \(run.stderr)")
         }
     }
+
+    /// A list or rules file that is not UTF-8 is named with the rule it breaks, not Foundation's
+    /// `NSCocoaErrorDomain Code=259` without a file name.
+    @Test func aFileThatIsNotUTF8IsNamedWithItsRule() throws {
+        let binary = try Self.file("")
+        try Data([0x31, 0x20, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: binary))
+        let list = try Self.simulate(["--seeds", "1", "--known-failures", binary])
+        #expect(list.status == 2)
+        #expect(
+            list.stderr == "vulture-simulate: \(binary): not UTF-8 text: the list is `SEED INVARIANT` lines\n",
+            "\(list.stderr)")
+        let rules = try Self.simulate(["--seeds", "1", "--backend", "emulator", "--rules", binary])
+        #expect(rules.status == 2)
+        #expect(
+            rules.stderr.hasPrefix(
+                "vulture-simulate: cannot read the security rules \(binary): not UTF-8 text"
+                    + " (--rules takes a firestore.rules text file)\n"), "\(rules.stderr)")
+    }
 }
