@@ -8,6 +8,10 @@ import VultureSimulation
 import VultureSyncEngine
 import VultureSyncTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let usage = """
@@ -32,7 +36,8 @@ let usage = """
                          and a bucket of its own, the devices signed in as the user with the security
                          rules loaded; both are started on free loopback ports and stopped at the end,
                          unless given: --emulator HOST:PORT (a running Firestore emulator),
-                         --storage-emulator HOST:PORT (a running fake-gcs-server). Faults are injected
+                         --storage-emulator HOST:PORT (a running fake-gcs-server), each asked once
+                         before the first seed (no answer: exit status 2). Faults are injected
                          on the client side; server timestamps are real, so the trace hash varies.
       --rules FILE       the rules loaded for each run (default Goldens/firestore.rules)
 
@@ -112,17 +117,19 @@ tool.run { arguments in
         bug = b
     }
     let scenarioDirectory = args.option("write-scenario").map { URL(fileURLWithPath: $0) }
-    let servers = try EmulatorServers(args)
-    defer { servers?.stop() }
-    if servers != nil, args.flag("shrink") {
+    if args.option("backend") == "emulator", args.flag("shrink") {
         throw UsageError(message: "--shrink runs in memory: replay the seed with --backend memory --shrink")
     }
-    if servers != nil, args.option("check") != nil {
+    if args.option("backend") == "emulator", args.option("check") != nil {
         throw UsageError(message: "--check replays in memory: leave out --backend emulator")
     }
-    var backend: (@Sendable (SimulationOptions) throws -> SimulationBackend)?
-    if let servers {
-        backend = { options in try servers.backend(seed: options.seed) }
+    // The emulators start (or given ones are probed) after every usage check of the mode.
+    var servers: EmulatorServers?
+    defer { servers?.stop() }
+    func connect() throws -> (@Sendable (SimulationOptions) throws -> SimulationBackend)? {
+        servers = try EmulatorServers(args)
+        guard let servers else { return nil }
+        return { options in try servers.backend(seed: options.seed) }
     }
 
     /// Makes the --write-scenario folder before the first seed, so a path that cannot be one stops
@@ -162,6 +169,7 @@ tool.run { arguments in
     }
 
     if let path = args.option("check") {
+        _ = try connect()  // memory alone: checks the --backend options
         // Unreadable or malformed: reported under the tool's name, exit status 2.
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let scenario = try Scenario(CanonicalJSON.decode(Array(data), file: path), file: path)
@@ -184,6 +192,7 @@ tool.run { arguments in
         let options = SimulationOptions(
             seed: seed, steps: steps, injectedBug: bug, devices: devices, sdkSurface: args.flag("sdk-surface"))
         try makeScenarioFolder()
+        let backend = try connect()
         guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
         if args.flag("trace") { for line in outcome.trace { print(line) } }
         print("trace \(outcome.traceHash)")
@@ -203,6 +212,7 @@ tool.run { arguments in
     let knownPath = args.option("known-failures")
     let known = try knownPath.map(KnownFailures.read) ?? [:]
     try makeScenarioFolder()
+    let backend = try connect()
     var failed = 0
     var knownFailed = 0
     let interactive = isatty(STDERR_FILENO) != 0
@@ -320,7 +330,8 @@ final class EmulatorServers: Sendable {
     let startedStorage: CloudStorageEmulator?
 
     /// nil for `--backend memory` (or none).
-    /// - Throws: `UsageError` for a bad option; an emulator's error when one cannot start.
+    /// - Throws: `UsageError` for a bad option; `InputError` when a given server does not answer;
+    ///   an emulator's error when one cannot start.
     init?(_ args: CommandLineArguments) throws {
         switch args.option("backend") ?? "memory" {
         case "memory":
@@ -356,6 +367,13 @@ final class EmulatorServers: Sendable {
         rules = text
         let firestoreGiven = try address("emulator")
         let storageGiven = try address("storage-emulator")
+        // A given server that does not answer would fail every seed: an I/O error before the first.
+        for (name, url, path) in [
+            ("emulator", firestoreGiven, "/"), ("storage-emulator", storageGiven, "/storage/v1/b"),
+        ] {
+            guard let url, let reason = Self.unanswered(url.appendingPathComponent(path)) else { continue }
+            throw InputError(description: "--\(name) \(args.option(name) ?? ""): no answer: \(reason)")
+        }
         startedFirestore = firestoreGiven == nil ? try FirestoreEmulator.start() : nil
         do {
             startedStorage = storageGiven == nil ? try CloudStorageEmulator.start() : nil
@@ -365,6 +383,19 @@ final class EmulatorServers: Sendable {
         }
         firestoreURL = firestoreGiven ?? startedFirestore?.baseURL ?? URL(fileURLWithPath: "/")
         storageURL = storageGiven ?? startedStorage?.baseURL ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Why `url` gave no HTTP answer (of any status) within 5 s, or nil when it answered.
+    static func unanswered(_ url: URL) -> String? {
+        final class Box: @unchecked Sendable { var reason: String? }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: URLRequest(url: url, timeoutInterval: 5)) { _, response, error in
+            if response == nil { box.reason = error?.localizedDescription ?? "no HTTP answer" }
+            done.signal()
+        }.resume()
+        done.wait()
+        return box.reason
     }
 
     /// A backend of its own for one seed: project `demo-vulture-sim-PID-SEED` with the rules, and a

@@ -193,4 +193,21 @@ import VultureSimulation
                 "vulture-simulate: cannot read the security rules \(binary): not UTF-8 text"
                     + " (--rules takes a firestore.rules text file)\n"), "\(rules.stderr)")
     }
+
+    /// A given server that does not answer is an I/O error before the first seed, not a failed
+    /// invariant on every seed; and a usage error comes before any emulator starts or file is read.
+    @Test func anUnansweringServerOrAUsageErrorStopsBeforeTheFirstSeed() throws {
+        let rules = try Self.file("rules_version = '2';\n")
+        let free = ["--storage-emulator", "127.0.0.1:2", "--rules", rules]
+        for mode in [["--seeds", "2"], ["--replay", "1"]] {
+            let run = try Self.simulate(mode + ["--backend", "emulator", "--emulator", "127.0.0.1:1"] + free)
+            #expect(run.status == 2)
+            #expect(run.stdout == "", "\(run.stdout)")
+            #expect(run.stderr.hasPrefix("vulture-simulate: --emulator 127.0.0.1:1: no answer: "), "\(run.stderr)")
+        }
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-dir/firestore.rules").path
+        let shrink = try Self.simulate(["--replay", "1", "--backend", "emulator", "--shrink", "--rules", missing])
+        #expect(shrink.status == 2)
+        #expect(shrink.stderr.hasPrefix("vulture-simulate: --shrink runs in memory: "), "\(shrink.stderr)")
+    }
 }
