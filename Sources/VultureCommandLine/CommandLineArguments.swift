@@ -128,9 +128,16 @@ public struct CommandLineArguments: Sendable {
 
     /// The positionals, which must be exactly `names.count` long; the names (`DIR`, `FILE`) only
     /// word the message.
-    /// - Throws: `UsageError` `expected NAME NAME, got N argument(s)` (or `expected no arguments, …`).
+    /// - Throws: `UsageError` `expected NAME NAME, got N argument(s)` (or `expected no arguments, …`);
+    ///   `unknown option -x` instead when the count is wrong and an argument looks like a short option.
     public func positionals(_ names: String...) throws(UsageError) -> [String] {
         guard positionals.count == names.count else {
+            // `-x` is read as a positional (`-` alone and `-5` can be values): name it, not the count.
+            if let option = positionals.first(where: {
+                $0.count > 1 && $0.hasPrefix("-") && !$0.dropFirst().first!.isNumber
+            }) {
+                throw UsageError(message: "unknown option \(option.shownArgument)")
+            }
             let expected = names.isEmpty ? "no arguments" : names.joined(separator: " ")
             throw UsageError(message: "expected \(expected), got \(positionals.count) argument(s)")
         }

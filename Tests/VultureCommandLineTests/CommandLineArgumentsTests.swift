@@ -73,6 +73,13 @@ struct CommandLineArgumentsTests {
         #expect(throws: UsageError(message: "expected NAME ID, got 0 argument(s)")) {
             try Self.read([]).positionals("NAME", "ID")
         }
+        // A short option where none is taken is named, not counted; `-` and `-5` are counted as values.
+        #expect(throws: UsageError(message: "unknown option -x")) { try Self.read(["-x"]).positionals() }
+        #expect(throws: UsageError(message: "unknown option -x")) { try Self.read(["-x", "f"]).positionals("FILE") }
+        #expect(throws: UsageError(message: "expected no arguments, got 2 argument(s)")) {
+            try Self.read(["-", "-5"]).positionals()
+        }
+        #expect(try Self.read(["-"]).positionals("FILE") == ["-"])
         #expect(throws: UsageError(message: "missing --goldens")) { try two.requiredOption("goldens") }
         #expect(try Self.read(["--goldens=g"]).requiredOption("goldens") == "g")
     }
