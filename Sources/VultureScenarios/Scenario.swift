@@ -355,32 +355,32 @@ struct ScenarioReader {
     }
 
     func map(_ v: FirestoreValue?, _ p: String) throws(ScenarioError) -> [String: FirestoreValue] {
-        guard case .map(let m)? = v else { throw fail(p, "an object") }
+        guard case .map(let m)? = v else { throw fail(p, "expected an object") }
         return m
     }
 
     func array(_ v: FirestoreValue?, _ p: String) throws(ScenarioError) -> [FirestoreValue] {
-        guard case .array(let a)? = v else { throw fail(p, "an array") }
+        guard case .array(let a)? = v else { throw fail(p, "expected an array") }
         return a
     }
 
     func string(_ v: FirestoreValue?, _ p: String) throws(ScenarioError) -> String {
-        guard case .string(let s)? = v else { throw fail(p, "a string") }
+        guard case .string(let s)? = v else { throw fail(p, "expected a string") }
         return s
     }
 
     func integer(_ v: FirestoreValue?, _ p: String) throws(ScenarioError) -> Int64 {
-        guard case .integer(let n)? = v else { throw fail(p, "an integer") }
+        guard case .integer(let n)? = v else { throw fail(p, "expected an integer") }
         return n
     }
 
     func boolean(_ v: FirestoreValue?, _ p: String) throws(ScenarioError) -> Bool {
-        guard case .boolean(let b)? = v else { throw fail(p, "a boolean") }
+        guard case .boolean(let b)? = v else { throw fail(p, "expected a boolean") }
         return b
     }
 
     func bytes(_ v: FirestoreValue?, _ p: String) throws(ScenarioError) -> Data {
-        guard case .bytes(let b)? = v else { throw fail(p, "bytes ({\"$bytes\": …})") }
+        guard case .bytes(let b)? = v else { throw fail(p, "expected bytes ({\"$bytes\": …})") }
         return b
     }
 
