@@ -253,10 +253,11 @@ tool.run { arguments in
     if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
     let elapsed = (clock.now - began) / .seconds(1)
     let cpu = processCPUSeconds() - cpuBefore
+    let workers = min(jobs, count)  // the batch starts no more workers than seeds
     FileHandle.standardError.write(
         Data(
-            ("\(count) seeds in \(String(format: "%.1f", elapsed)) s: \(rate(count, elapsed)) seeds/s with \(jobs) "
-                + "job\(jobs == 1 ? "" : "s"), \(rate(count, cpu)) seeds per CPU second\n").utf8))
+            ("\(count) seeds in \(String(format: "%.1f", elapsed)) s: \(rate(count, elapsed)) seeds/s with \(workers) "
+                + "job\(workers == 1 ? "" : "s"), \(rate(count, cpu)) seeds per CPU second\n").utf8))
     print(
         "\(count - failed - knownFailed) passed, \(failed) failed" + (knownPath == nil ? "" : ", \(knownFailed) known"))
     return failed == 0 ? 0 : 1

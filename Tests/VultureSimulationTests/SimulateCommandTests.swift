@@ -210,4 +210,19 @@ import VultureSimulation
         #expect(shrink.status == 2)
         #expect(shrink.stderr.hasPrefix("vulture-simulate: --shrink runs in memory: "), "\(shrink.stderr)")
     }
+
+    /// Small messages: an unknown short option is named; a scenario that is not an object says
+    /// what was expected; the speed line gives the workers the batch ran, at most one per seed.
+    @Test func messagesSayWhatIsMeant() throws {
+        let short = try Self.simulate(["-x"])
+        #expect(short.status == 2)
+        #expect(short.stderr.hasPrefix("vulture-simulate: unknown option -x\n"), "\(short.stderr)")
+        let list = try Self.file("[]\n")
+        let check = try Self.simulate(["--check", list])
+        #expect(check.status == 2)
+        #expect(check.stderr == "vulture-simulate: \(list): /: expected an object\n", "\(check.stderr)")
+        let speed = try Self.simulate(["--seeds", "2", "--steps", "3", "--jobs", "100000"])
+        #expect(speed.status == 0)
+        #expect(speed.stderr.contains("seeds/s with 2 jobs,"), "\(speed.stderr)")
+    }
 }
