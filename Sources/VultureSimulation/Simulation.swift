@@ -265,18 +265,21 @@ struct World {
         }
         setUp(configs, pageSize: pageSize)
         if tape.chance(30) { placeBallast() }
+        // A failure's step is numbered as the trace numbers steps (as `replay` does): an iteration
+        // that makes no step is not counted, and the quiet end is the number of its first step.
         var failure: (Int, InvariantViolation)?
-        for index in 0..<options.steps {
+        for _ in 0..<options.steps {
             if tape.isExhausted { break }
             step()
             if let v = checkStep() {
-                failure = (index, v)
+                failure = (max(steps.count - 1, 0), v)
                 break
             }
         }
         if failure == nil {
+            let quietEnd = steps.count
             quiesce()
-            if let v = quiescenceFailure ?? checkQuiescence() { failure = (options.steps, v) }
+            if let v = quiescenceFailure ?? checkQuiescence() { failure = (quietEnd, v) }
         }
         return SimulationOutcome(
             options: options, choices: tape.recorded, trace: trace, steps: steps, devices: configs,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VultureChildProcess
 import VultureSimulation
+import VultureSyncTesting
 
 /// `vulture-simulate` as CI runs it. `--jobs N` runs seeds on N worker threads: each seed is a world of
 /// its own, so the output is the same for every N, in seed order, and each seed's trace hash is the one
@@ -224,5 +225,17 @@ import VultureSimulation
         let speed = try Self.simulate(["--seeds", "2", "--steps", "3", "--jobs", "100000"])
         #expect(speed.status == 0)
         #expect(speed.stderr.contains("seeds/s with 2 jobs,"), "\(speed.stderr)")
+    }
+
+    /// A failure's step is numbered as --trace numbers steps: seed 298 with the bug breaks an
+    /// invariant at the quiet end, whose first step (faults cleared) is trace step 58; it was
+    /// reported as step 80, the --steps count, past the last traced step (66).
+    @Test func aFailuresStepIsNumberedAsTheTrace() throws {
+        let outcome = Simulation.run(SimulationOptions(seed: 298, injectedBug: .clearDoesNotTravel))
+        let failure = try #require(outcome.failure)
+        #expect(failure.violation.invariant == .acknowledgedEditKept)
+        #expect(failure.step == 58)
+        #expect(outcome.steps.count == 67)
+        #expect(outcome.trace.contains("58 a faults cleared"), "\(outcome.trace.suffix(10))")
     }
 }
