@@ -73,10 +73,14 @@ public enum SimulationBatch {
 /// The options of `count` consecutive seeds from `start`, each made when it is read: a batch of
 /// any size without an array of all of them. Every run but its seed is `template`.
 public struct SimulationSeeds: RandomAccessCollection, Sendable {
+    /// The first seed.
     public let start: UInt64
+    /// How many seeds, from `start` on.
     public let count: Int
+    /// Every run's options but the seed.
     public let template: SimulationOptions
 
+    /// The seeds `start` to `start + count - 1`.
     /// - Precondition: `count` ≥ 0 and the last seed, `start + count - 1`, is at most `UInt64.max`.
     public init(start: UInt64, count: Int, template: SimulationOptions) {
         precondition(count >= 0 && (count == 0 || UInt64(count - 1) <= UInt64.max - start))

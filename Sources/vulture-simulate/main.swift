@@ -66,8 +66,9 @@ let usage = """
     An option the chosen mode (batch, --replay, --check) does not list above is a usage error.
 
     On standard error, a progress line while running and the speed at the end (`1000 seeds in 18.5 s:
-    54.1 seeds/s with 2 jobs, 28.9 seeds per CPU second`); on standard output, a failure's seed, the
-    broken invariant and, shrunk, its steps, then `N passed, N failed` (and `, N known` with
+    54.1 seeds/s with 2 jobs, 28.9 seeds per CPU second`); on standard output, a failure's seed, its
+    step (numbered as --replay SEED --trace numbers them), the broken invariant and, shrunk, its
+    steps, then `N passed, N failed` (and `, N known` with
     --known-failures). Exit status: 0 every run kept every invariant (or broke the one listed for
     it), 1 a run broke one, or a listed seed did not, 2 usage or I/O error.
     """
