@@ -232,6 +232,51 @@ struct CommandLineTests {
         #expect(piped.status == 1)
     }
 
+    /// A stream through a pipe (handed over in pieces, lines across them) is checked as the same
+    /// bytes in a file are; blank lines, a CRLF one or one of spaces, hold no document; a stream
+    /// without any document is refused (exit 2), as nothing would be checked.
+    @Test func validateReadsAPipedStreamAsAFileAndSkipsBlankLines() throws {
+        let golden = try Self.flightGolden()
+        guard case .map(let stored)? = golden["stored"] else {
+            Issue.record("flight golden has no stored form")
+            return
+        }
+        var wrong = stored
+        wrong["rating"] = .string("5")
+        let good = CanonicalJSON.compactString(.map(stored))
+        var lines = Array(repeating: good, count: 400)
+        lines[149] = CanonicalJSON.compactString(.map(wrong))
+        lines[9] = ""
+        lines[10] = "   \t"
+        let text = lines.joined(separator: "\r\n") + "\r\n"
+        #expect(text.utf8.count > 4 * 65_536, "the stream spans many of a pipe's reads")
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("flights.jsonl")
+        try Data(text.utf8).write(to: file)
+        let fromFile = try ConformanceCLI.run(["validate", "--jsonl", file.path])
+        #expect(fromFile.status == 1)
+        #expect(
+            fromFile.stdout.split(separator: "\n").map(String.init) == [
+                "\(file.path):150: /rating: schema.type: FlightDocument.rating is integer, found string",
+                "397 passed, 1 failed",
+            ], "\(fromFile.stdout)")
+        let executable = try #require(ConformanceCLI.executable)
+        let piped = try ChildProcess.run(executable, ["validate", "--jsonl", "-"], input: .bytes(Data(text.utf8)))
+        #expect(piped.status == 1)
+        #expect(piped.stdout == fromFile.stdout.replacingOccurrences(of: file.path, with: "(standard input)"))
+
+        for blank in ["", "\n\n", "\r\n \r\n"] {
+            let empty = try ChildProcess.run(executable, ["validate", "--jsonl", "-"], input: .bytes(Data(blank.utf8)))
+            #expect(empty.status == 2, "\(blank.debugDescription)")
+            #expect(
+                empty.stderr
+                    == "vulture-conformance validate: (standard input) holds no document (it is empty or all blank "
+                    + "lines): nothing to check\n")
+            #expect(empty.stdout == "0 passed, 0 failed, 1 skipped\n")
+        }
+    }
+
     /// `-` without `--jsonl` is one document read from standard input, named so in its lines.
     @Test func validateReadsOneDocumentFromStandardInput() throws {
         guard case .map(let stored)? = try Self.flightGolden()["stored"] else {
