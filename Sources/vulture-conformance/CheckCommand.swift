@@ -16,7 +16,8 @@ enum CheckCommand {
           DIR/vectors/AREA.json          {"cases": [{"id": …, "output": … | "error": "RULE-ID" | "skipped": "why"}]}
         in canonical typed JSON. Each is compared with the golden by typed value; cases without
         an output are skipped, and a difference is reported at its place in the output file
-        (/write/…, /stored/…, /path). An output file that is malformed (an unknown member, an
+        (/write/…, /stored/…, /path); a form the file lacks leaves its case skipped, and a path
+        given alone is compared too. An output file that is malformed (an unknown member, an
         error that is not a string, a case id the golden file does not have, a case answered
         twice) fails, and so does a file in schema/ or vectors/ that no golden is named as; an
         error string that is no rule id fails its case, and the report says so. A golden-named
@@ -159,10 +160,18 @@ enum CheckCommand {
             return breakBoth("unknown member \"\(extra)\"; an output has path, write and stored")
         }
         guard !m.isEmpty else { return breakBoth("the output has none of path, write, stored") }
+        // A form the output lacks is not answered (its case is skipped): filled from the golden, it
+        // would pass a document the implementation never wrote.
         for form in DocumentForm.allCases {
-            guard let document = m[form.rawValue] ?? (m["path"] != nil ? g[form.rawValue] : nil) else { continue }
+            guard let document = m[form.rawValue] else { continue }
             answers["\(id).\(form.rawValue)"] = .output(
                 .map(["path": m["path"] ?? g["path"] ?? .null, "document": document]))
+        }
+        // A path alone is still compared: no case holds it, so a difference is a problem of the file.
+        if let path = m["path"], m["write"] == nil, m["stored"] == nil, path != g["path"] {
+            problems.append(
+                "\(file): /path: \(CanonicalJSON.compactString(path)), the golden's is "
+                    + CanonicalJSON.compactString(g["path"] ?? .null))
         }
     }
 

@@ -351,6 +351,35 @@ struct CommandLineTests {
         #expect(xml.contains("<failure message="))
     }
 
+    /// A form the output file lacks is skipped, never filled from the golden: a file with only the
+    /// path passed both document cases. A path given alone is compared with the golden's.
+    @Test func checkSkipsAFormTheOutputLacksAndComparesAPathAlone() throws {
+        let golden = try Self.flightGolden()
+        let dir = try ConformanceCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("schema"), withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("schema/flight.android.json")
+        func check(_ output: [String: FirestoreValue]) throws -> (status: Int32, lines: [String]) {
+            try Data(CanonicalJSON.encode(.map(output))).write(to: file)
+            let r = try ConformanceCLI.run(["check", dir.path, "--only", "schema"])
+            return (r.status, r.stdout.split(separator: "\n").map(String.init))
+        }
+        // Nothing answered: no case passes, which the runner calls not conformant.
+        let pathOnly = try check(["path": golden["path"]!])
+        #expect(pathOnly.status == 1)
+        #expect(pathOnly.lines.last?.hasPrefix("0 passed, 0 failed, ") == true, "\(pathOnly.lines)")
+        let storedOnly = try check(["path": golden["path"]!, "stored": golden["stored"]!])
+        #expect(storedOnly.lines.last?.hasPrefix("1 passed, 0 failed, ") == true, "\(storedOnly.lines)")
+        let wrongPath = try check(["path": .string("users/u/flights/x")])
+        #expect(wrongPath.status == 1)
+        #expect(
+            wrongPath.lines.contains(
+                "\(file.path): /path: \"users/u/flights/x\", the golden's is \(CanonicalJSON.compactString(golden["path"]!))"
+            ), "\(wrongPath.lines)")
+        #expect(wrongPath.lines.last?.hasPrefix("0 passed, 1 failed, ") == true, "\(wrongPath.lines)")
+    }
+
     @Test func runSelectsOneCaseAndWritesAReport() throws {
         let dir = try ConformanceCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
