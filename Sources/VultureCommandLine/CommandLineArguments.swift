@@ -26,8 +26,9 @@ public struct HelpRequest: Error, Equatable {
 /// - `--name` for a flag (a value given as `--name=value` is refused);
 /// - `--help` and `-h` ask for help (a `HelpRequest`);
 /// - `--` ends the options: every later argument is a positional, even `--help`;
-/// - every other argument is a positional, in order, including `-` and words starting with a
-///   single `-` (a home base name may).
+/// - `-x` (a dash and no digit) is an unknown option: no tool takes short options but `-h`, so a
+///   word starting with `-` (a home base name may) comes after `--`;
+/// - every other argument is a positional, in order, including `-` (standard input) and `-5`.
 ///
 /// The value of an option given as `--name value` is the next argument whatever it looks like.
 /// An unknown `--name` is a usage error.
@@ -49,8 +50,8 @@ public struct CommandLineArguments: Sendable {
     ///   - flags: the option names (without `--`) that take none.
     ///   - repeatable: value options that may be given more than once.
     /// - Throws: `HelpRequest` when `--help` or `-h` is among the options; otherwise `UsageError`
-    ///   for the first problem: `unknown option --NAME`, `--NAME takes no value`, `--NAME needs a
-    ///   value`, `--NAME given twice`.
+    ///   for the first problem: `unknown option --NAME` (or `-x`), `--NAME takes no value`, `--NAME
+    ///   needs a value`, `--NAME given twice` (a flag too).
     public init(
         _ arguments: [String], valueOptions: Set<String>, flags: Set<String> = [], repeatable: Set<String> = []
     ) throws {
@@ -65,7 +66,15 @@ public struct CommandLineArguments: Sendable {
             let arg = arguments[i]
             i += 1
             if onlyPositionals || !arg.hasPrefix("--") {
-                if arg == "-h" && !onlyPositionals { wantsHelp = true } else { positionals.append(arg) }
+                if arg == "-h" && !onlyPositionals {
+                    wantsHelp = true
+                } else if !onlyPositionals, Self.looksLikeShortOption(arg) {
+                    // No tool takes short options but -h: `-x` is a slip, not a file (`--` before it
+                    // passes such a name); `-` alone (standard input) and `-5` are values.
+                    fail("unknown option \(arg.shownArgument)")
+                } else {
+                    positionals.append(arg)
+                }
                 continue
             }
             if arg == "--" {
@@ -83,7 +92,11 @@ public struct CommandLineArguments: Sendable {
                 name = String(name[..<eq])
             }
             if flags.contains(name) {
-                if value == nil { setFlags.insert(name) } else { fail("--\(name) takes no value") }
+                if value != nil {
+                    fail("--\(name) takes no value")
+                } else if !setFlags.insert(name).inserted {
+                    fail("--\(name) given twice")
+                }
                 continue
             }
             guard valueOptions.contains(name) else {
@@ -109,6 +122,12 @@ public struct CommandLineArguments: Sendable {
         if let firstError { throw firstError }
     }
 
+    /// `-x`, `-foo`: a dash and then no digit (`-` alone is standard input, `-5` a number).
+    static func looksLikeShortOption(_ arg: String) -> Bool {
+        guard arg.hasPrefix("-"), let second = arg.dropFirst().first else { return false }
+        return !second.isNumber && second != "."
+    }
+
     /// The value of option `name` (without `--`), or nil when it was not given; for a repeatable
     /// option, the first value.
     public func option(_ name: String) -> String? { options[name]?.first }
@@ -128,16 +147,9 @@ public struct CommandLineArguments: Sendable {
 
     /// The positionals, which must be exactly `names.count` long; the names (`DIR`, `FILE`) only
     /// word the message.
-    /// - Throws: `UsageError` `expected NAME NAME, got N argument(s)` (or `expected no arguments, …`);
-    ///   `unknown option -x` instead when the count is wrong and an argument looks like a short option.
+    /// - Throws: `UsageError` `expected NAME NAME, got N argument(s)` (or `expected no arguments, …`).
     public func positionals(_ names: String...) throws(UsageError) -> [String] {
         guard positionals.count == names.count else {
-            // `-x` is read as a positional (`-` alone and `-5` can be values): name it, not the count.
-            if let option = positionals.first(where: {
-                $0.count > 1 && $0.hasPrefix("-") && !$0.dropFirst().first!.isNumber
-            }) {
-                throw UsageError(message: "unknown option \(option.shownArgument)")
-            }
             let expected = names.isEmpty ? "no arguments" : names.joined(separator: " ")
             throw UsageError(message: "expected \(expected), got \(positionals.count) argument(s)")
         }

@@ -18,6 +18,7 @@ enum IdCommand {
         map-file = SHA-256 of "\(DocumentIdRule.mapFileDownloaded.inputTemplate ?? "")" or \
         "\(DocumentIdRule.mapFileUser.inputTemplate ?? "")" (pinned, Spec/ids.tsv);
         recent-competition = the Soaring Spot id, checked against Firestore's document-id rules.
+        A NAME, FILE or ID that starts with - comes after -- (id homebase -- -Lasham).
         Exit status: 0 printed, 2 usage or I/O error.
         """
 

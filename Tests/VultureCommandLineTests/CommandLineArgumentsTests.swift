@@ -10,12 +10,12 @@ struct CommandLineArgumentsTests {
     }
 
     @Test func valuesInBothFormsFlagsAndPositionalsInOrder() throws {
-        let args = try Self.read(["a", "--goldens", "G", "--report=r.json", "-", "--verbose", "-x", "b"])
+        let args = try Self.read(["a", "--goldens", "G", "--report=r.json", "-", "--verbose", "-5", "b"])
         #expect(args.option("goldens") == "G")
         #expect(args.option("report") == "r.json")
         #expect(args.flag("verbose"))
-        #expect(args.positionals == ["a", "-", "-x", "b"])
-        #expect(try args.positionals("A", "B", "C", "D") == ["a", "-", "-x", "b"])
+        #expect(args.positionals == ["a", "-", "-5", "b"])
+        #expect(try args.positionals("A", "B", "C", "D") == ["a", "-", "-5", "b"])
         #expect(args.option("test") == nil)
         #expect(args.values("test") == [])
         #expect(!(try Self.read([])).flag("verbose"))
@@ -73,13 +73,15 @@ struct CommandLineArgumentsTests {
         #expect(throws: UsageError(message: "expected NAME ID, got 0 argument(s)")) {
             try Self.read([]).positionals("NAME", "ID")
         }
-        // A short option where none is taken is named, not counted; `-` and `-5` are counted as values.
-        #expect(throws: UsageError(message: "unknown option -x")) { try Self.read(["-x"]).positionals() }
-        #expect(throws: UsageError(message: "unknown option -x")) { try Self.read(["-x", "f"]).positionals("FILE") }
+        // A short option is an unknown option, not a file; `-` and `-5` are values; after `--`, `-x` is one.
+        #expect(throws: UsageError(message: "unknown option -x")) { try Self.read(["-x"]) }
+        #expect(throws: UsageError(message: "unknown option -x")) { try Self.read(["f", "-x"]) }
         #expect(throws: UsageError(message: "expected no arguments, got 2 argument(s)")) {
             try Self.read(["-", "-5"]).positionals()
         }
         #expect(try Self.read(["-"]).positionals("FILE") == ["-"])
+        #expect(try Self.read(["--", "-x"]).positionals("NAME") == ["-x"])
+        #expect(throws: UsageError(message: "--verbose given twice")) { try Self.read(["--verbose", "--verbose"]) }
         #expect(throws: UsageError(message: "missing --goldens")) { try two.requiredOption("goldens") }
         #expect(try Self.read(["--goldens=g"]).requiredOption("goldens") == "g")
     }
