@@ -41,6 +41,16 @@ struct CommandLineTests {
         .mapValue ?? [:]
     }
 
+    /// The golden flight's stored form, and the same with `rating` a string (`schema.type`).
+    static func storedFlightAndOneWithAStringRating() throws -> (
+        stored: [String: FirestoreValue], wrong: [String: FirestoreValue]
+    ) {
+        let stored = try #require(try flightGolden()["stored"]?.mapValue, "flight golden has no stored form")
+        var wrong = stored
+        wrong["rating"] = .string("5")
+        return (stored, wrong)
+    }
+
     @Test func mainCommandRunsTheSuite() throws {
         let r = try ConformanceCLI.run([])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
@@ -203,13 +213,7 @@ struct CommandLineTests {
     /// `--jsonl`: one document per line, numbered in the messages, blank lines skipped, the summary
     /// counting documents; standard input as `-`.
     @Test func validateReadsJSONLines() throws {
-        let golden = try Self.flightGolden()
-        guard case .map(let stored)? = golden["stored"] else {
-            Issue.record("flight golden has no stored form")
-            return
-        }
-        var wrong = stored
-        wrong["rating"] = .string("5")
+        let (stored, wrong) = try Self.storedFlightAndOneWithAStringRating()
         let text = [
             CanonicalJSON.compactString(.map(stored)), "", CanonicalJSON.compactString(.map(wrong)), "{\"a\": [1,]}",
             CanonicalJSON.compactString(.map(stored)),
@@ -236,13 +240,7 @@ struct CommandLineTests {
     /// bytes in a file are; blank lines, a CRLF one or one of spaces, hold no document; a stream
     /// without any document is refused (exit 2), as nothing would be checked.
     @Test func validateReadsAPipedStreamAsAFileAndSkipsBlankLines() throws {
-        let golden = try Self.flightGolden()
-        guard case .map(let stored)? = golden["stored"] else {
-            Issue.record("flight golden has no stored form")
-            return
-        }
-        var wrong = stored
-        wrong["rating"] = .string("5")
+        let (stored, wrong) = try Self.storedFlightAndOneWithAStringRating()
         let good = CanonicalJSON.compactString(.map(stored))
         var lines = Array(repeating: good, count: 400)
         lines[149] = CanonicalJSON.compactString(.map(wrong))
