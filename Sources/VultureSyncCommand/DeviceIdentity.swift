@@ -42,7 +42,7 @@ struct DeviceIdentity {
             if let device, device != storedDevice {
                 throw .state(
                     path: file.path,
-                    reason: "this state is device \(storedDevice), not \(Self.shown(device)): --device is "
+                    reason: "this state is device \(storedDevice), not \(device.shownArgument): --device is "
                         + "fixed when the folder is made; leave it out, or use another --state")
             }
             if let platform, platform != storedPlatform {
@@ -93,9 +93,6 @@ struct DeviceIdentity {
         try identity.save()
         return identity
     }
-
-    /// A command-line value as a message shows it: quoted when empty.
-    static func shown(_ value: String) -> String { value.isEmpty ? "\"\" (empty)" : value.shownArgument }
 
     func save() throws(SyncCommandError) {
         let value: FirestoreValue = .map([

@@ -327,13 +327,16 @@ struct Context {
         for kind in StorageObjectKind.allCases {
             guard let c = SyncCollection.allCases.first(where: { $0.documentType == kind.recordType }) else { continue }
             count +=
-                store.rows(c).filter { row in
-                    guard !row.isTombstone, case .map(let map)? = row.fields[kind.mapField],
-                        map[StorageObjectKind.MapField.uploaded] == .boolean(false),
-                        case .string(let path)? = map[StorageObjectKind.MapField.path]
-                    else { return false }
-                    return store.blob(path) != nil
-                }.count
+                store.rows(
+                    c,
+                    where: { row in
+                        guard !row.isTombstone, case .map(let map)? = row.fields[kind.mapField],
+                            map[StorageObjectKind.MapField.uploaded] == .boolean(false),
+                            case .string(let path)? = map[StorageObjectKind.MapField.path]
+                        else { return false }
+                        return store.blob(path) != nil
+                    }
+                ).count
         }
         return count
     }

@@ -200,7 +200,7 @@ public enum SyncCommand {
         else {
             throw UsageError(
                 message: "--project is a project id: 6 to 30 lowercase letters, digits and hyphens, a letter "
-                    + "first (demo-vulture), not \(DeviceIdentity.shown(text))")
+                    + "first (demo-vulture), not \(text.shownArgument)")
         }
     }
 
@@ -215,7 +215,7 @@ public enum SyncCommand {
         else {
             throw UsageError(
                 message: "--bucket is a bucket name: 3 to 63 lowercase letters, digits, '-', '_' and '.', a "
-                    + "letter or digit at each end (vulture-test), not \(DeviceIdentity.shown(text))")
+                    + "letter or digit at each end (vulture-test), not \(text.shownArgument)")
         }
     }
 

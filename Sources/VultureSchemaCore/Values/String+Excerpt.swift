@@ -3,8 +3,9 @@ extension String {
     package static let shownScalars = 100
 
     /// The text as a message shows a user's argument, path or value: ``excerpt(scalars:)`` of
-    /// ``shownScalars``, so that a path of 100,000 characters is not echoed whole.
-    package var shownArgument: String { excerpt(scalars: String.shownScalars) }
+    /// ``shownScalars``, so that a path of 100,000 characters is not echoed whole; an empty one as
+    /// `"" (empty)`, so that the message does not end in nothing.
+    package var shownArgument: String { isEmpty ? "\"\" (empty)" : excerpt(scalars: String.shownScalars) }
 
     /// The text as a one-line message shows it: whole up to `limit` Unicode scalars, else its first
     /// `limit` and its length (`abc… (10012 characters)`), so that a long value does not fill the
