@@ -109,7 +109,7 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             let exit = waitForExit(p, within: startTimeout)
             terminate()
             throw TesteeError(
-                message: (exit.map { "the testee \($0) before answering start; check the command `\(command)`" }
+                message: (exit.map { "the testee \($0.description) before answering start; check the command `\(command)`" }
                     ?? "the testee closed its output before answering start; check the command `\(command)`") + left)
         case .timeout:
             let left = unfinishedLine()
@@ -230,20 +230,30 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
         terminate()
     }
 
-    /// How the process ended (`exited with status 3`, `was killed by signal 11 (SIGSEGV)`), waiting up to
-    /// two seconds (at most the timeout); nil when it is still running.
-    private func waitForExit(_ p: Process, within seconds: Double? = nil) -> String? {
+    /// How a process ended: its termination reason and status.
+    struct Exit {
+        var reason: Process.TerminationReason
+        var status: Int32
+
+        /// `exited with status 3`, `was killed by signal 11 (SIGSEGV)`.
+        var description: String { TesteeProcess.describeExit(reason: reason, status: status) }
+        /// An exit with status 0: no crash.
+        var isClean: Bool { reason == .exit && status == 0 }
+    }
+
+    /// How the process ended, waiting up to two seconds (at most the timeout); nil when it is still running.
+    private func waitForExit(_ p: Process, within seconds: Double? = nil) -> Exit? {
         let deadline = Date().addingTimeInterval(min(seconds ?? timeout, 2))
         while p.isRunning && Date() < deadline { usleep(5_000) }
         guard !p.isRunning else { return nil }
-        return Self.describeExit(reason: p.terminationReason, status: p.terminationStatus)
+        return Exit(reason: p.terminationReason, status: p.terminationStatus)
     }
 
     /// How a testee ended before its answer, for the failure: a signal or a non-zero status is a
     /// crash; status 0 is a clean exit, and an output closed by a process still running is neither.
-    static func ended(_ exit: String?) -> String {
+    static func ended(_ exit: Exit?) -> String {
         guard let exit else { return "the testee closed its output" }
-        return exit == describeExit(reason: .exit, status: 0) ? "the testee \(exit)" : "the testee crashed: it \(exit)"
+        return exit.isClean ? "the testee \(exit.description)" : "the testee crashed: it \(exit.description)"
     }
 
     /// `exited with status N`, `was killed by signal N (SIGNAME)`; a status above 128 is how a shell

@@ -51,9 +51,8 @@ enum ValidateCommand {
 
         Exit status: 0 every document valid (warnings allowed), 1 a violation, 2 usage error, a
         file that cannot be read, a DIR with no *.json file or a --jsonl FILE with no document (the
-        others are still checked). The
-        last line is `N passed, N failed[, N skipped]` (documents; unreadable files count as
-        skipped).
+        others are still checked). The last line is `N passed, N failed[, N skipped]`
+        (documents; unreadable files count as skipped).
         """
 
     /// What every document is checked with.
