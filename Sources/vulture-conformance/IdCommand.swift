@@ -1,4 +1,6 @@
 import VultureCommandLine
+import VultureConformance
+import VultureReference
 import VultureSchemaCore
 import VultureSyncSchema
 
@@ -19,11 +21,27 @@ enum IdCommand {
         "\(DocumentIdRule.mapFileUser.inputTemplate ?? "")" (pinned, Spec/ids.tsv);
         recent-competition = the Soaring Spot id, checked against Firestore's document-id rules.
         A NAME, FILE or ID that starts with - comes after -- (id homebase -- -Lasham).
-        Exit status: 0 printed, 2 usage or I/O error.
+        An input that breaks an id rule is named with the rule (id.contains-slash: …, Spec/rules.tsv).
+        Exit status: 0 printed, 2 usage or I/O error, or an input that breaks an id rule.
         """
 
+    /// A broken id rule, shown as `rule-id: message` like every other finding of the runner.
+    struct RuleBroken: Error, CustomStringConvertible {
+        var error: DocumentIdError
+        var description: String { "\(error.errorCode.rawValue): \(error)" }
+    }
+
     /// Runs the subcommand on `arguments` (after `id`); returns the id to print.
+    /// - Throws: `UsageError`, an I/O error, or ``RuleBroken``.
     static func run(_ arguments: [String]) throws -> String {
+        do {
+            return try id(arguments)
+        } catch let error as DocumentIdError {
+            throw RuleBroken(error: error)
+        }
+    }
+
+    static func id(_ arguments: [String]) throws -> String {
         guard let kind = arguments.first else { throw UsageError(message: "missing id kind") }
         if kind == "--help" || kind == "-h" { throw HelpRequest() }
         let rest = Array(arguments.dropFirst())

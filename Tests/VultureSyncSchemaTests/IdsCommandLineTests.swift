@@ -104,6 +104,27 @@ struct IdsCommandLineTests {
         #expect(r.stderr.hasPrefix("vulture-conformance id: "))
     }
 
+    /// An input that breaks an id rule names the rule's id from Spec/rules.tsv before its message.
+    @Test(arguments: [
+        (["recent-competition", "a/b"], "id.contains-slash: document id must not contain '/'"),
+        (["recent-competition", ""], "id.empty: document id is empty"),
+        (["recent-competition", "__x__"], "id.reserved: document id must not match __.*__ (reserved by Firestore)"),
+        (
+            ["map-file", "--source", "USER", "--type", "AIRSPACE", "--content-hash", "ABC"],
+            "id.not-sha256-hex: 'ABC' is not a SHA-256 written as 64 lowercase hex characters"
+        ),
+        (
+            ["map-file", "--source", "XCSOAR", "--type", "AIRSPACE", "--filename", ""],
+            "id.invalid-map-file-key: map file id: empty filename"
+        ),
+    ])
+    func aBrokenIdRuleIsNamedByItsRuleId(arguments: [String], message: String) throws {
+        let exe = try #require(IdsTestSupport.conformanceExecutable)
+        let r = try IdsTestSupport.run(exe, ["id"] + arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr == "vulture-conformance id: \(message)\n")
+    }
+
     @Test func helpPrintsUsage() throws {
         let exe = try #require(IdsTestSupport.conformanceExecutable)
         for args in [["--help"], ["id", "--help"], ["id", "map-file", "--help"]] {
