@@ -109,7 +109,9 @@ public final class TesteeProcess: ConformanceImplementation, @unchecked Sendable
             let exit = waitForExit(p, within: startTimeout)
             terminate()
             throw TesteeError(
-                message: (exit.map { "the testee \($0.description) before answering start; check the command `\(command)`" }
+                message: (exit.map {
+                    "the testee \($0.description) before answering start; check the command `\(command)`"
+                }
                     ?? "the testee closed its output before answering start; check the command `\(command)`") + left)
         case .timeout:
             let left = unfinishedLine()
