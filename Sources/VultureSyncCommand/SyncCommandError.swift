@@ -50,7 +50,13 @@ public enum IGCImportCheck {
             throw .file(path: path, reason: "no such file")
         }
         if isDirectory.boolValue { throw .file(path: path, reason: "a directory, not an IGC file") }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        // The file a symbolic link names. A named pipe, a device or a socket is no file to import
+        // (Foundation's reason for one is "You don't have permission").
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+            throw .file(path: path, reason: "\(Self.kind(type)), not a regular IGC file")
+        }
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         if size > SchemaLimits.igcImportMaxRawBytes {
             throw .igc(
                 path: path, line: 0, rule: InputRule.igcTooLarge.rawValue,
@@ -60,6 +66,15 @@ public enum IGCImportCheck {
         do { data = try Data(contentsOf: url) } catch { throw .file(path: path, reason: systemReason(of: error)) }
         try check(data, path: path)
         return data
+    }
+
+    /// What a file that is not a regular file is, for its refusal.
+    static func kind(_ type: FileAttributeType) -> String {
+        switch type {
+        case .typeCharacterSpecial, .typeBlockSpecial: return "a device"
+        case .typeSocket: return "a socket"
+        default: return "a named pipe or other special file"
+        }
     }
 
     /// Checks bytes already read (`IGCImportViolation.first(in:)`).

@@ -168,6 +168,34 @@ struct SyncCommandLocalTests {
         #expect(try SQLiteLocalStore(directory: dir).rows(.flights).isEmpty)
     }
 
+    /// A named pipe or a device is refused by what it is, before a read that could block or never
+    /// end; a symbolic link is judged by the file it names.
+    @Test func aFileThatIsNotARegularFileIsRefusedByWhatItIs() throws {
+        let dir = try SyncCommandFixtures.temporaryDirectory("special")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("pipe.igc").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let toDevice = dir.appendingPathComponent("zero.igc")
+        try FileManager.default.createSymbolicLink(atPath: toDevice.path, withDestinationPath: "/dev/zero")
+        let good = dir.appendingPathComponent("good.igc")
+        try SyncCommandFixtures.igc(3).write(to: good)
+        let toGood = dir.appendingPathComponent("link.igc")
+        try FileManager.default.createSymbolicLink(atPath: toGood.path, withDestinationPath: good.path)
+        for (path, reason) in [
+            (fifo, "a named pipe or other special file, not a regular IGC file"),
+            ("/dev/zero", "a device, not a regular IGC file"), (toDevice.path, "a device, not a regular IGC file"),
+        ] {
+            #expect(throws: SyncCommandError.file(path: path, reason: reason)) {
+                try CommandRun.run(base(dir) + ["import", path])
+            }
+        }
+        #expect(try CommandRun.run(base(dir) + ["import", toGood.path]).status == 0)
+        #expect(
+            try SQLiteLocalStore(directory: dir).rows(.flights).map(\.id) == [
+                DocumentIds.flightId(igcBytes: SyncCommandFixtures.igc(3))
+            ])
+    }
+
     @Test func editArgumentsAreCheckedByTheSchema() throws {
         let dir = try SyncCommandFixtures.temporaryDirectory("edit")
         defer { try? FileManager.default.removeItem(at: dir) }
