@@ -22,7 +22,8 @@ enum CheckCommand {
         twice) fails, and so does a file in schema/ or vectors/ that no golden is named as; an
         error string that is no rule id fails its case, and the report says so. A golden-named
         path that cannot be read (a folder, a dangling link) is an I/O error.
-        --only, --platform and --write-failure-list work as for a run.
+        --only, --platform, --junit, --report and --write-failure-list work as for a run (the
+        folders of their files are made when missing).
 
         Exit status: 0 no unexpected difference and the failure list is exact; 1 differences;
         2 usage or I/O error. The last line is `N passed, N failed[, N skipped]`.

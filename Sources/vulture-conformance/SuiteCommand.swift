@@ -26,10 +26,11 @@ enum SuiteCommand {
                                      ids.homebase, blobs, schema, schema.flights, settings, … (the protocol page lists them)
           --platform NAME            run only the cases a NAME writer can answer (android or ios): cases whose
                                      fixture names another platform's writer are left out
-          --junit FILE               write JUnit XML (folders are made; valid XML on every exit)
+          --junit FILE               write JUnit XML (valid XML on every exit)
           --report FILE              write a JSON report (canonical JSON) with expected and actual values
           --write-failure-list FILE  write the failure list that makes this run's selection pass: every case that failed
           --verbose                  print every case as it runs; a failure is printed there, once
+        The folders of the --junit, --report and --write-failure-list files are made when missing.
 
         A required case the testee skips fails unless the failure list names it; a recommended.* case
         (one resting on a pinned choice or an open question) fails without failing the run.
