@@ -90,6 +90,27 @@ import VultureSchemaCore
         SchemaValidator(schema: Self.mini).validate(fields, documentType: type, options: options).map(\.description)
     }
 
+    /// NaN is below no bound and above none (every comparison is false): one finding names the
+    /// range; infinities break the one bound they pass.
+    @Test func aNaNOutsideARangeIsOneFinding() throws {
+        let valid = try #require(
+            try CanonicalJSON.decode(
+                Data(contentsOf: DocumentFixtureTests.fixtures.appendingPathComponent("valid/homebases.stored.json")),
+                form: .stored
+            ).mapValue)
+        func found(_ latitude: Double) -> [String] {
+            var fields = valid
+            fields["latitude"] = .double(latitude)
+            return SchemaValidator(schema: .vulture).validate(
+                fields, documentType: "HomebaseDocument", options: ValidationOptions(form: .stored)
+            ).map(\.description)
+        }
+        #expect(found(.nan) == ["/latitude: schema.range: HomebaseDocument.latitude is NaN; from -90 to 90"])
+        #expect(found(.infinity) == ["/latitude: schema.range: HomebaseDocument.latitude is Infinity; at most 90"])
+        #expect(found(-.infinity) == ["/latitude: schema.range: HomebaseDocument.latitude is -Infinity; at least -90"])
+        #expect(found(45) == [])
+    }
+
     @Test func validStoredFlightHasNoViolations() {
         #expect(violations(Self.validFlight).isEmpty)
     }

@@ -496,6 +496,13 @@ public struct SchemaValidator: Sendable {
     func checkNumber(
         _ d: Double, limits: SchemaFieldLimits, label: @autoclosure () -> String, fail: (SchemaRule, String) -> Void
     ) {
+        // NaN is outside both bounds at once: one finding names the range.
+        if d.isNaN, let min = limits.minimum, let max = limits.maximum {
+            fail(
+                .range,
+                "\(label()) is NaN; from \(ECMAScriptNumber.string(min)) to \(ECMAScriptNumber.string(max))")
+            return
+        }
         if let min = limits.minimum, !(d >= min) {
             fail(.range, "\(label()) is \(ECMAScriptNumber.string(d)); at least \(ECMAScriptNumber.string(min))")
         }
