@@ -14,6 +14,8 @@ import VultureSyncTesting
 
 let bugs = InjectedBug.allCases.map(\.rawValue).joined(separator: ", ")
 let cores = ProcessInfo.processInfo.activeProcessorCount
+/// The most random steps a run takes (`--steps`).
+let maximumSteps = 10_000
 let usage = """
     usage: vulture-simulate [--seeds N] [--start-seed S] [--jobs J] [--steps K] [--devices D] [--inject NAME]
                             [--sdk-surface] [--shrink] [--write-scenario DIR] [--print-hashes]
@@ -50,7 +52,7 @@ let usage = """
       --known-failures FILE  seeds known to break an invariant, one `SEED INVARIANT` a line (`#` starts a
                          comment): such a run is printed as known and does not fail the batch; a listed
                          seed in the batch that keeps every invariant, or breaks another, does
-      --steps K          random steps per run before the quiet end (default 80)
+      --steps K          random steps per run before the quiet end (default 80, at most 10000)
       --devices D        devices per run, 2 to 4 (default: the seed picks)
       --inject NAME      run the engines with a seeded bug: \(bugs)
       --sdk-surface      the engines reach Firestore through the Firebase client SDKs' surface alone
@@ -102,6 +104,10 @@ tool.run { arguments in
         return n
     }
     let steps = try integer("steps", 80)
+    // A run's world grows with its steps; past this bound one seed would run for hours with no line.
+    guard steps <= maximumSteps else {
+        throw UsageError(message: "--steps is at most \(maximumSteps), not \(steps)")
+    }
     let jobs = try integer("jobs", cores)
     guard jobs >= 1 else { throw UsageError(message: "--jobs needs at least 1") }
     var devices: Int?

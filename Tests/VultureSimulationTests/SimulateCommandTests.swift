@@ -122,6 +122,19 @@ import VultureSyncTesting
         #expect(word.stderr.contains("--start-seed needs a seed (0 to 18446744073709551615), not -1"), "\(word.stderr)")
     }
 
+    /// --steps is bounded: a run's world grows with its steps, and one seed of a huge count would run
+    /// for hours with no line. The bound itself is taken (the check after it, of --devices, speaks;
+    /// a run of 10,000 steps would take half a minute here).
+    @Test func stepsPastTheBoundAreAUsageError() throws {
+        for mode in [["--seeds", "1"], ["--replay", "1"]] {
+            let over = try Self.simulate(mode + ["--steps", "10001"])
+            #expect(over.status == 2)
+            #expect(over.stderr.hasPrefix("vulture-simulate: --steps is at most 10000, not 10001\n"), "\(over.stderr)")
+        }
+        let atBound = try Self.simulate(["--replay", "1", "--steps", "10000", "--devices", "9"])
+        #expect(atBound.stderr.hasPrefix("vulture-simulate: --devices is 2, 3 or 4, not 9\n"), "\(atBound.stderr)")
+    }
+
     /// A batch of 10^11 seeds starts at once: each run's options are made as a worker claims it,
     /// not held in an array of all of them (which ran out of memory before the first seed).
     @Test func aHugeBatchMakesEachSeedAsItRuns() throws {
