@@ -108,7 +108,7 @@ let package = Package(
             name: "vulture-simulate",
             dependencies: [
                 "VultureSimulation", "VultureCommandLine", "VultureEmulators", "VultureFirestore", "VultureScenarios",
-                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncEngine",
+                "VultureSyncTesting", "VultureSchemaCore", "VultureSyncEngine", "VultureSyncSchema",
             ]
         ),
         // `vulture-sync`: the reference engine as another device, a state directory against the emulator.

@@ -6,6 +6,7 @@ import VultureScenarios
 import VultureSchemaCore
 import VultureSimulation
 import VultureSyncEngine
+import VultureSyncSchema
 import VultureSyncTesting
 
 #if canImport(FoundationNetworking)
@@ -62,7 +63,8 @@ let usage = """
                          every step)
       --shrink           shrink a failing run to fewer decisions that still break the same invariant
       --write-scenario DIR  write each failing run (shrunk with --shrink) as a scenario file in DIR
-                         (made before the first seed: exit status 2 if it cannot be)
+                         (made before the first seed: exit status 2 if it cannot be; a file that
+                         cannot be written is named, the batch goes on, and the exit status is 2)
       --check FILE       replay a scenario file written by --write-scenario with every invariant checked
                          (--inject alone applies: in memory, over the whole Firestore API)
     An option the chosen mode (batch, --replay, --check) does not list above is a usage error.
@@ -155,7 +157,9 @@ tool.run { arguments in
         }
     }
 
-    func report(_ outcome: SimulationOutcome) throws {
+    /// Failing runs whose --write-scenario file could not be written (exit status 2 at the end).
+    var unwrittenScenarios = 0
+    func report(_ outcome: SimulationOutcome) {
         guard let failure = outcome.failure else { return }
         print("seed \(outcome.options.seed): step \(failure.step): \(failure.violation)")
         var shown = outcome
@@ -168,10 +172,15 @@ tool.run { arguments in
             if let f = shown.failure { print("  still: \(f.violation)") }
         }
         if let dir = scenarioDirectory {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let url = dir.appendingPathComponent("simulation-seed-\(outcome.options.seed).json")
-            try Data(shown.scenarioBytes()).write(to: url)
-            print("  scenario: \(url.path)")
+            do {
+                try FileContents.write(shown.scenarioBytes(), toPath: url.path)
+                print("  scenario: \(url.path)")
+            } catch {
+                // The batch goes on to its summary; the exit status says a file is missing.
+                unwrittenScenarios += 1
+                printError("vulture-simulate: \(error)")
+            }
         }
     }
 
@@ -203,9 +212,9 @@ tool.run { arguments in
         guard let outcome = SimulationBatch.run([options], backend: backend).first else { return 2 }
         if args.flag("trace") { for line in outcome.trace { print(line) } }
         print("trace \(outcome.traceHash)")
-        try report(outcome)
+        report(outcome)
         print(outcome.failure == nil ? "1 passed, 0 failed" : "0 passed, 1 failed")
-        return outcome.failure == nil ? 0 : 1
+        return unwrittenScenarios > 0 ? 2 : outcome.failure == nil ? 0 : 1
     }
     let count = try integer("seeds", 1000)
     guard count >= 1 else { throw UsageError(message: "--seeds needs at least 1: no seed would be run") }
@@ -246,10 +255,10 @@ tool.run { arguments in
             print(
                 "seed \(seed): listed in \(knownPath ?? "") as breaking \(listed.rawValue), but "
                     + (outcome.failure == nil ? "it kept every invariant: take it off the list" : "it broke another:"))
-            try report(outcome)
+            report(outcome)
         } else if outcome.failure != nil {
             failed += 1
-            try report(outcome)
+            report(outcome)
         }
         done += 1
         if interactive || done % 100 == 0 || done == count {
@@ -267,7 +276,7 @@ tool.run { arguments in
                 + "job\(workers == 1 ? "" : "s"), \(rate(count, cpu)) seeds per CPU second\n").utf8))
     print(
         "\(count - failed - knownFailed) passed, \(failed) failed" + (knownPath == nil ? "" : ", \(knownFailed) known"))
-    return failed == 0 ? 0 : 1
+    return unwrittenScenarios > 0 ? 2 : failed == 0 ? 0 : 1
 }
 
 /// A file or folder the run cannot use: reported as `vulture-simulate: description`, exit status 2.

@@ -152,6 +152,24 @@ import VultureSyncTesting
         #expect(reported == [5, 6, 7])
     }
 
+    /// A scenario file that cannot be written mid-batch is named with the system's reason; the
+    /// batch goes on to its summary, and the exit status is 2 (an output asked for is missing).
+    @Test func aScenarioFileThatCannotBeWrittenIsNamedAndTheBatchEnds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-\(getpid())-unwritten")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let blocked = dir.appendingPathComponent("simulation-seed-298.json")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        for mode in [["--start-seed", "298", "--seeds", "2"], ["--replay", "298"]] {
+            let run = try Self.simulate(mode + ["--inject", "clearDoesNotTravel", "--write-scenario", dir.path])
+            #expect(run.status == 2)
+            #expect(
+                run.stderr.contains("vulture-simulate: cannot write \(blocked.path): Is a directory\n"), "\(run.stderr)"
+            )
+            #expect(run.stdout.contains("seed 298: step 58: acknowledgedEditKept"), "\(run.stdout)")
+            #expect(run.stdout.hasSuffix(mode[0] == "--replay" ? "0 passed, 1 failed\n" : "1 passed, 1 failed\n"))
+        }
+    }
+
     /// The --write-scenario folder is made before the first seed: a plain file there, or a folder
     /// under one, is an I/O error with the system's reason before any seed runs.
     @Test func aScenarioFolderThatCannotBeMadeStopsBeforeTheFirstSeed() throws {
