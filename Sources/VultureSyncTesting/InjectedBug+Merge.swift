@@ -129,7 +129,6 @@ extension SyncConfiguration {
             case .tombstoneAsMerge: m.tombstoneReplacesDocument = false
             case .reserveMarkedUploaded: m.reserveMarksUploaded = true
             case .profileRewritten: m.profileMergesPlatform = false
-            case .malformedDocumentStopsThePull: m.malformedDocuments = .stopThePull
             }
         }
         // The merge bugs: `uploadedNotOred` also keeps a refused reservation as the local value.
@@ -154,6 +153,7 @@ extension SyncConfiguration {
             case .gzipLevel9: m.gzipLevel = 9
             case .editsWithoutPreconditions: m.editsUnderPreconditions = false
             case .mergesMalformedDocuments: m.malformedDocuments = .merged
+            case .stopsThePullAtAMalformedDocument: m.malformedDocuments = .stopThePull
             }
         }
         out.mechanisms = m

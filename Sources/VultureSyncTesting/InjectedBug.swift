@@ -68,9 +68,6 @@ public enum InjectedBug: String, Sendable, Hashable, CaseIterable {
     /// A device that finds its platform missing from the profile writes the whole profile anew
     /// (`storageBytes` 0 by value) instead of merging its platform in.
     case profileRewritten
-    /// A pulled document that breaks the schema ends the sync with an error: the cursor never moves
-    /// past it, so no later document arrives and nothing is pushed again.
-    case malformedDocumentStopsThePull
 }
 
 /// A choice the seed leaves free, made otherwise than the reference engine makes it. The scenarios
@@ -97,4 +94,8 @@ public enum EngineVariant: String, Sendable, Hashable, CaseIterable {
     case editsWithoutPreconditions
     /// A pulled document that breaks the schema is merged like any other, not held.
     case mergesMalformedDocuments
+    /// A pulled document that breaks the schema ends the sync with an error: the cursor never moves
+    /// past it, so no later document arrives and nothing is pushed again (the seed says nothing of
+    /// such a document; pin malformedDocumentPassed is the reference's choice).
+    case stopsThePullAtAMalformedDocument
 }

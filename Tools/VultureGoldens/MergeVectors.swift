@@ -169,8 +169,8 @@ struct MergeVectors {
             remote: stored(
                 30,
                 ["comments": .string("notes rewritten"), "isFavorite": .boolean(false), "waterBallast": .integer(0)]),
-            "an absent field with a default reads as that default (Goldens/FORMAT.md, The stored form): the server's explicit false and 0 are no change, so the local isFavorite and waterBallast stand; its comments are"
-        )
+            "an absent field with a default reads as that default (Goldens/FORMAT.md, The stored form): the server's explicit false and 0 are no change, so the local isFavorite and waterBallast stand; its comments are",
+            pins: [.fieldDefaults])
     }
 
     // MARK: * deleted (tombstoneWins)

@@ -34,7 +34,8 @@ extension ScenarioGoldens {
         let validWrites = valid.compactMap { serverDocument(.flights, $0.id, $0.fields(), clientSeconds: -60) }
         return scenario(
             "malformed-documents-do-not-stop-the-pull", "schema §2, §5.2",
-            "Another client commits four flights that break the schema (a wrong type, a missing required field, comments over 10,000 characters, a platform outside its enum) beside two valid ones: the sync succeeds, the valid flights arrive, a flight committed later arrives too, and the device's own edit is pushed.",
+            "Another client commits four flights that break the schema (a wrong type, a missing required field, comments over 10,000 characters, a platform outside its enum) beside two valid ones: the sync succeeds, the valid flights arrive, a flight committed later arrives too, and the device's own edit is pushed. Recommended: the seed says nothing of a document that breaks the schema (pin malformedDocumentPassed).",
+            pins: [.malformedDocumentPassed],
             [
                 .serverCommit(
                     writes: malformedFlightWrites(broken, clientSeconds: -60) + validWrites, lateBySeconds: nil),

@@ -332,6 +332,11 @@ public enum SchemaPin: String, CaseIterable, Sendable {
     /// (pushPreconditions).
     case syncRetries
 
+    /// sync-rules.tsv malformedDocument: A pulled document that breaks the schema does not stop the pull: the sync
+    /// goes on, every other document arrives, documents committed after it arrive by later pulls, and the device goes
+    /// on pushing its other changes.
+    case malformedDocumentPassed
+
     /// sync-rules.tsv malformedDocument: A pulled document that breaks the schema (stored form, checked as `validate`
     /// checks it; warnings such as unknown fields do not count) is not merged: the row keeps its fields and its
     /// agreement (the last version it merged), the engine reports the document with its rule ids, and the pull cursor
@@ -409,6 +414,7 @@ public enum SchemaPin: String, CaseIterable, Sendable {
         case .duplicatesLogbookScope: .schema
         case .profileWrite: .choice
         case .syncRetries: .choice
+        case .malformedDocumentPassed: .choice
         case .malformedDocumentHeld: .choice
         }
     }
@@ -550,6 +556,8 @@ public enum SchemaPin: String, CaseIterable, Sendable {
             "The profile is written at the start of each push, before the records, in commits of its own: created (exists: false) when the device finds none; otherwise this platform appended to platforms when missing, and lastSeenAt set to the device clock when the profile's value is at least 86,400 s older."
         case .syncRetries:
             "Within one sync a Firestore request answered UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, INTERNAL or UNKNOWN is tried again at most 3 times (a lost commit answer included), a failed upload not at all; a precondition refusal makes the engine read the record, merge it and write again, at most 3 times (pushPreconditions)."
+        case .malformedDocumentPassed:
+            "A pulled document that breaks the schema does not stop the pull: the sync goes on, every other document arrives, documents committed after it arrive by later pulls, and the device goes on pushing its other changes."
         case .malformedDocumentHeld:
             "A pulled document that breaks the schema (stored form, checked as `validate` checks it; warnings such as unknown fields do not count) is not merged: the row keeps its fields and its agreement (the last version it merged), the engine reports the document with its rule ids, and the pull cursor moves past it. A row whose server document is broken is held: its local changes are not written until a valid version arrives and is merged, then they are pushed as usual. A broken document with no row makes none."
         }
