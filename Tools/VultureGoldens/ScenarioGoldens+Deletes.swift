@@ -102,6 +102,47 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// A map file deleted while another live map file has the same content keeps the object (schema §2,
+    /// §5.4). The second map file is another client's, so the scenario deletes it by the id that client
+    /// gave it and names no id the engine makes.
+    static var mapFileSharedContentKeptOnDelete: Scenario {
+        let built = try? ContentBlob.build(uid: uid, contentBytes: sharedMapContent)
+        let hash = built?.contentHash ?? ""
+        let object = built?.map.path ?? ""
+        let mine: [String: FirestoreValue] = [
+            "type": .string("WAYPOINTS"), "source": .string("USER"), "filename": .string("eifel.cup"),
+            "itemCount": .integer(3), "isVisible": .boolean(true),
+        ]
+        var theirs: [String: FirestoreValue] = [
+            "type": .string("WAYPOINTS"), "source": .string("XCSOAR"), "filename": .string("Germany_West.cup"),
+            "itemCount": .integer(3), "isVisible": .boolean(false), "contentHash": .string(hash),
+        ]
+        let other = (try? DocumentIds.documentId(collection: .mapFiles, fields: theirs).id) ?? ""
+        let otherPath = SyncCollection.mapFiles.documentPath(uid: uid, id: other)
+        // Another client's map file naming the object device a uploaded: a shared object, counted once.
+        theirs["content"] = .map([
+            "path": .string(object), "sizeBytes": .integer(built?.map.sizeBytes ?? 0),
+            "gzBytes": .integer(built?.map.gzBytes ?? 0), "uploaded": .boolean(true),
+        ])
+        return scenario(
+            "map-file-shared-content-kept-on-delete", "schema §2, §5.4",
+            "Deleting a map file whose content another live map file shares keeps the object files/{contentHash}.gz and its bytes in storageBytes; the other map file still names it.",
+            [
+                .importMapFile(device: "a", content: sharedMapContent, fields: mine), sync("a"), advance(10),
+                .serverCommit(
+                    writes: [serverDocument(.mapFiles, other, theirs, clientSeconds: 10)].compactMap { $0 },
+                    lateBySeconds: nil),
+                advance(10), sync("b"), .delete(device: "b", collection: .mapFiles, id: other), sync("b"),
+                expect(
+                    server: [otherPath: ["deleted": .boolean(true), "content": .null]], objects: [object: true],
+                    storageBytes: .counted, serverCounts: [.mapFiles: 1]),
+                advance(10), sync("a"),
+                expect(
+                    objects: [object: true], storageBytes: .counted, serverCounts: [.mapFiles: 1],
+                    converged: ["a", "b"]),
+            ])
+    }
+
     static var mapFileSharedContent: Scenario {
         let content = sharedMapContent
         let hash = DocumentIds.contentHash(contentBytes: content)

@@ -66,6 +66,53 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §4: duplicates share the filename, summary.takeoffAt and pilotName, and the kept flight
+    /// takes the other's user fields by the merge rules. Every field the two copies differ in was
+    /// changed at a different clientUpdatedAt, so the outcome does not rest on which copy the merge
+    /// takes as local (pin duplicatesMergeSides).
+    static var r4SamePilotMerged: Scenario {
+        let x = Flight(61)
+        let xIOS = Flight(62)
+        let p = Flight(63)
+        let q = Flight(64)
+        let filename = "2026-08-04-XCS-AAA-04.igc"
+        let two = "2026-08-05-XCS-AAA-05.igc"
+        let pulled = [
+            serverDocument(
+                .flights, x.id, twin(filename, pilot: "Jérôme Rocher", imported: -7_200), clientSeconds: -7_200),
+            serverDocument(
+                .flights, xIOS.id,
+                twin(
+                    filename, pilot: "Jérôme Rocher", imported: -3_600,
+                    ["isFavorite": .boolean(true), "comments": .string("Wave over the Eifel.")]),
+                clientSeconds: -3_600),
+            // The same filename and takeoff, another pilot: two flights, not duplicates.
+            serverDocument(.flights, p.id, twin(two, pilot: "Anna Weber", imported: -7_200), clientSeconds: -7_200),
+            serverDocument(.flights, q.id, twin(two, pilot: "Jonas Keller", imported: -3_600), clientSeconds: -3_600),
+        ].compactMap { $0 }
+        return scenario(
+            "r4-same-pilot-merged", "schema §4",
+            "After iOS's first full pull the copy imported later is merged into the one imported first (its favourite mark and comment kept there) and tombstoned; two flights with the same filename and takeoff but another pilotName are not duplicates and both stay.",
+            [
+                .serverCommit(writes: pulled, lateBySeconds: nil), advance(10), sync("b"),
+                expect(
+                    server: [
+                        x.path: [
+                            "deleted": .boolean(false), "isFavorite": .boolean(true),
+                            "comments": .string("Wave over the Eifel."),
+                        ],
+                        xIOS.path: ["deleted": .boolean(true)],
+                        p.path: ["deleted": .boolean(false), "pilotName": .string("Anna Weber")],
+                        q.path: ["deleted": .boolean(false), "pilotName": .string("Jonas Keller")],
+                    ], serverCounts: [.flights: 3]),
+                advance(10), sync("a"),
+                expect(
+                    rows: ["a": [x.key: row(["isFavorite": .boolean(true)], dirty: false)]],
+                    serverCounts: [.flights: 3],
+                    converged: ["a", "b"]),
+            ])
+    }
+
     static var r4LogbookOnly: Scenario {
         let x = Flight(54)
         let recent = Flight(55)

@@ -307,6 +307,39 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §4: a home base's id is the SHA-256 of name.trim().lowercase(), so a name typed with
+    /// other case and surrounding spaces on another device is the same home base (ASCII names, on
+    /// which every platform's trim and lowercase agree).
+    static var homebaseIdTrimmedLowercase: Scenario {
+        let id = DocumentIds.homebaseId(name: "Eifel Ridge")
+        let path = SyncCollection.homebases.documentPath(uid: uid, id: id)
+        return scenario(
+            "homebase-id-trimmed-lowercase", "schema §4",
+            "Two devices save the home base \"Eifel Ridge\" and \"  eifel ridge \": its id is the SHA-256 of the trimmed, lowercased name, so both make one document, whose name is the later save's.",
+            [
+                .save(
+                    device: "a", collection: .homebases, id: nil,
+                    changes: [
+                        "name": .string("Eifel Ridge"), "latitude": .double(50.41), "longitude": .double(6.72),
+                        "usedAt": at(0),
+                    ]),
+                advance(10),
+                .save(
+                    device: "b", collection: .homebases, id: nil,
+                    changes: [
+                        "name": .string("  eifel ridge "), "latitude": .double(50.41), "longitude": .double(6.72),
+                        "usedAt": at(10),
+                    ]),
+                sync("a"), advance(10), sync("b"), advance(10), sync("a"),
+                expect(
+                    server: [path: ["name": .string("  eifel ridge "), "usedAt": at(10)]],
+                    rows: [
+                        "a": ["homebases/\(id)": row(["name": .string("  eifel ridge ")], dirty: false)],
+                        "b": ["homebases/\(id)": row(["name": .string("  eifel ridge ")], dirty: false)],
+                    ], serverCounts: [.homebases: 1], converged: ["a", "b"]),
+            ])
+    }
+
     static var sameIdMadeOnTwoDevices: Scenario {
         let url = "https://www.soaringspot.com/en_gb/eifel-2026/tasks/open/task-7-on-2026-08-07"
         let task = DocumentIds.taskId(externalUrl: url)

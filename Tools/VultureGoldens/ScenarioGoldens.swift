@@ -32,16 +32,18 @@ enum ScenarioGoldens {
             uploadedOrOnSecondImport, earliestImportedAt, lastOpenedLatest, latestDateNotLatestEdit,
             summaryHigherVersion, absentReadsAsDefault,
             trackPreviewFailed, taskPulledAfterFlight, taskDeferralDroppedByEdit, settingsLargerT,
-            sameIdMadeOnTwoDevices,
+            sameIdMadeOnTwoDevices, homebaseIdTrimmedLowercase,
             // §5.5 recents
             recentsPast50, recentsStranded, clearLastOpenedTravels, recentsTieSameInstant, recentsTieSmallerIdKeeps,
             // §5.4 deletes
             deleteTombstone, deleteAgainstEdit, deleteAgainstSkewedClock, reimportAfterDelete, reimportAfterLocalDelete,
-            mapFileSharedContent, mapFileSharedContentCountedOnce, tombstonePurge, purgeByDeletedAt, purgeOver400,
+            mapFileSharedContent, mapFileSharedContentCountedOnce, mapFileSharedContentKeptOnDelete, tombstonePurge,
+            purgeByDeletedAt, purgeOver400,
             longAbsenceConverges,
             longAbsenceBringsBack,
             // §4 duplicates, §6 cap, §3 quota
-            r4DuplicatesFirstIOSPull, r4LogbookOnly, storageCapThenPro, quotaPause, quotaPauseNextUTCDay,
+            r4DuplicatesFirstIOSPull, r4LogbookOnly, r4SamePilotMerged, storageCapThenPro, quotaPause,
+            quotaPauseNextUTCDay,
         ].sorted { $0.id < $1.id }
     }
 

@@ -214,6 +214,18 @@ MUTANTS = [
     ("home base id without lowercase", "schema.py",
      "name.strip().lower()",
      "name.strip()", "same-id-made-on-two-devices"),
+    ("home base id without trim", "schema.py",
+     "name.strip().lower()",
+     "name.lower()", "homebase-id-trimmed-lowercase"),
+    ("a map file's tombstone deletes shared content", "engine.py",
+     "        if not holder:\n            try:",
+     "        if True:\n            try:", "map-file-shared-content-kept-on-delete"),
+    ("R4 ignores pilotName", "engine.py",
+     'key = (fields["filename"], micros(takeoff), fields.get("pilotName"))',
+     'key = (fields["filename"], micros(takeoff))', "r4-same-pilot-merged"),
+    ("R4 drops the duplicate's fields", "engine.py",
+     'document, _ = merge("flights", None, self.effective(other), document)',
+     "pass", "r4-same-pilot-merged"),
 ]
 
 
