@@ -10,7 +10,7 @@ import VultureGoldens
 
     @Test func everyGoldenIsCurrent() throws {
         let files = try GoldenWriter.render()
-        #expect(files.count == 88)  // 16 document goldens, 9 vector files, 63 scenarios
+        #expect(files.count == 90)  // 16 document goldens, 9 vector files, 65 scenarios
         let drift = GoldenWriter.drift(of: files, under: Self.root)
         let report = drift.map(\.diff).joined(separator: "\n")
         #expect(

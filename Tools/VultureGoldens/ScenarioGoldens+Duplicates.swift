@@ -113,6 +113,42 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §4: the duplicate check is one-time, marked done by a local flag; the flag outlives a
+    /// restart of the app, so a pair that arrives after it stays.
+    static var r4OnceAcrossRestart: Scenario {
+        let x = Flight(66)
+        let xIOS = Flight(67)
+        let y = Flight(68)
+        let yIOS = Flight(69)
+        let pilot = "Jérôme Rocher"
+        let first = [
+            serverDocument(
+                .flights, x.id, twin("2026-08-06-XCS-AAA-06.igc", pilot: pilot, imported: -7_200),
+                clientSeconds: -7_200),
+            serverDocument(
+                .flights, xIOS.id, twin("2026-08-06-XCS-AAA-06.igc", pilot: pilot, imported: -3_600),
+                clientSeconds: -3_600),
+        ].compactMap { $0 }
+        let later = [
+            serverDocument(
+                .flights, y.id, twin("2026-08-07-XCS-AAA-07.igc", pilot: pilot, imported: 30), clientSeconds: 30),
+            serverDocument(
+                .flights, yIOS.id, twin("2026-08-07-XCS-AAA-07.igc", pilot: pilot, imported: 40), clientSeconds: 40),
+        ].compactMap { $0 }
+        return scenario(
+            "r4-once-across-restart", "schema §4",
+            "The duplicate check runs once, after iOS's first full pull, and stays done when the app is restarted: a pair that arrives after the restart stays.",
+            [
+                .serverCommit(writes: first, lateBySeconds: nil), advance(10), sync("b"),
+                expect(server: [x.path: ["deleted": .boolean(false)], xIOS.path: ["deleted": .boolean(true)]]),
+                advance(10), .restart(device: "b"), .serverCommit(writes: later, lateBySeconds: nil), advance(10),
+                sync("b"),
+                expect(
+                    server: [y.path: ["deleted": .boolean(false)], yIOS.path: ["deleted": .boolean(false)]],
+                    serverCounts: [.flights: 3], converged: ["b"]),
+            ])
+    }
+
     static var r4LogbookOnly: Scenario {
         let x = Flight(54)
         let recent = Flight(55)

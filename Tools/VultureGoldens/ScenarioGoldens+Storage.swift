@@ -77,6 +77,23 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §3 "pauses sync until the next day": the pause is the device's, kept when the app is
+    /// killed and started again.
+    static var quotaPauseSurvivesRestart: Scenario {
+        let f = Flight(65)
+        return scenario(
+            "quota-pause-survives-restart", "schema §3",
+            "A daily quota error pauses sync until the next day, across a restart of the app: an hour later, restarted, the sync is still paused and sends nothing; two days later it runs and nothing is lost.",
+            [
+                importFlight("a", f), .fault(device: "a", request: .commit, fault: .refuse(.resourceExhausted)),
+                sync("a", error: .failure(paused)), expect(server: [f.path: nil]),
+                advance(3_600), .restart(device: "a"), sync("a", error: .failure(paused)),
+                expect(server: [f.path: nil], requests: ["a": 0]),
+                advance(2 * 86_400), sync("a"),
+                expect(server: [f.path: f.igc(uploaded: true)], objects: [f.object: true], converged: ["a"]),
+            ])
+    }
+
     static var quotaPauseNextUTCDay: Scenario {
         let f = Flight(48)
         return scenario(

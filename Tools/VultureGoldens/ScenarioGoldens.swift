@@ -42,8 +42,8 @@ enum ScenarioGoldens {
             longAbsenceConverges,
             longAbsenceBringsBack,
             // §4 duplicates, §6 cap, §3 quota
-            r4DuplicatesFirstIOSPull, r4LogbookOnly, r4SamePilotMerged, storageCapThenPro, quotaPause,
-            quotaPauseNextUTCDay,
+            r4DuplicatesFirstIOSPull, r4LogbookOnly, r4SamePilotMerged, r4OnceAcrossRestart, storageCapThenPro,
+            quotaPause, quotaPauseNextUTCDay, quotaPauseSurvivesRestart,
         ].sorted { $0.id < $1.id }
     }
 
