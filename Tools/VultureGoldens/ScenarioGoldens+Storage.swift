@@ -86,7 +86,7 @@ extension ScenarioGoldens {
             "A daily quota error pauses sync until the next day, across a restart of the app: an hour later, restarted, the sync is still paused and sends nothing; two days later it runs and nothing is lost.",
             [
                 importFlight("a", f), .fault(device: "a", request: .commit, fault: .refuse(.resourceExhausted)),
-                sync("a", error: .failure(paused)), expect(server: [f.path: nil]),
+                sync("a", error: quotaMet), expect(server: [f.path: nil]),
                 advance(3_600), .restart(device: "a"), sync("a", error: .failure(paused)),
                 expect(server: [f.path: nil], requests: ["a": 0]),
                 advance(2 * 86_400), sync("a"),
