@@ -264,6 +264,25 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §5.4 "deletedAt < now − 90 days": a tombstone exactly the retention old stays, one
+    /// second older goes (on the server and on the device).
+    static var purgeEdgeExclusive: Scenario {
+        let f = Flight(70)
+        let days = SchemaConstants.tombstoneRetentionDays
+        return scenario(
+            "purge-edge-exclusive", "schema §5.4",
+            "The purge takes tombstones with deletedAt < now − \(days) days, strictly: a tombstone exactly \(days) days old stays on the server and on the device; a second later it goes.",
+            [
+                importFlight("a", f), sync("a"), .delete(device: "a", collection: .flights, id: f.id), sync("a"),
+                advance(days * 86_400), sync("a"),
+                expect(
+                    server: [f.path: ["deleted": .boolean(true)]],
+                    rows: ["a": [f.key: row(["deleted": .boolean(true)])]]),
+                advance(1), sync("a"),
+                expect(server: [f.path: nil], rows: ["a": [f.key: nil]]),
+            ])
+    }
+
     static var purgeOver400: Scenario {
         let bases = (1_000..<1_450).map(homebase)
         let days = SchemaConstants.tombstoneRetentionDays

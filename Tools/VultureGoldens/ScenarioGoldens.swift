@@ -38,7 +38,7 @@ enum ScenarioGoldens {
             // §5.4 deletes
             deleteTombstone, deleteAgainstEdit, deleteAgainstSkewedClock, reimportAfterDelete, reimportAfterLocalDelete,
             mapFileSharedContent, mapFileSharedContentCountedOnce, mapFileSharedContentKeptOnDelete, tombstonePurge,
-            purgeByDeletedAt, purgeOver400,
+            purgeByDeletedAt, purgeEdgeExclusive, purgeOver400,
             longAbsenceConverges,
             longAbsenceBringsBack,
             // §4 duplicates, §6 cap, §3 quota
