@@ -274,21 +274,24 @@ public final class InMemoryLocalStore: LocalStore {
         let added = changed.keys.filter { durable.places[$0] == nil }.sorted()
         var out: [LocalRow] = []
         // The durable rows in id order merged with the rows new since the last commit; a durable
-        // row's id is looked up among the changes only when there are any.
-        var i = 0
-        var j = 0
-        while i < durable.rows.count || j < added.count {
-            if j == added.count || (i < durable.rows.count && durable.rows[i].id < added[j]) {
-                let row = durable.rows[i]
-                i += 1
-                if !changed.isEmpty, let change = changed[row.id] {
-                    if let row = change, isIncluded(row) { out.append(row) }
-                } else if isIncluded(row) {
-                    out.append(row)
+        // row's id is looked up among the changes only when there are any. A durable row is judged
+        // where it lies and copied only when included: a copy retains every value the row holds,
+        // cold in a large logbook, and most passes of a push want few rows.
+        durable.rows.withUnsafeBufferPointer { rows in
+            var i = 0
+            var j = 0
+            while i < rows.count || j < added.count {
+                if j == added.count || (i < rows.count && rows[i].id < added[j]) {
+                    if !changed.isEmpty, let change = changed[rows[i].id] {
+                        if let row = change, isIncluded(row) { out.append(row) }
+                    } else if isIncluded(rows[i]) {
+                        out.append(rows[i])
+                    }
+                    i += 1
+                } else {
+                    if let row = changed[added[j]] ?? nil, isIncluded(row) { out.append(row) }
+                    j += 1
                 }
-            } else {
-                if let row = changed[added[j]] ?? nil, isIncluded(row) { out.append(row) }
-                j += 1
             }
         }
         return out
