@@ -86,6 +86,10 @@ extension SyncEngine {
             }.map(\.1)
         } else {
             // Every field under a mask of all of them: the fields themselves are the masked fields.
+            if let mask = Self.schemaOrderedMask(fields.keys) {
+                return (try? FirestoreWrite(path: path, fields: fields, topLevelMask: mask, precondition: precondition))
+                    ?? .delete(path: path)
+            }
             var names = FieldPath.sortedByScalars(Array(fields.keys))
             // An empty name, first if any, is no field path: that field is not sent.
             if names.first == "" {
@@ -135,6 +139,34 @@ extension SyncEngine {
     /// document's write names them, and a path made per name would be an allocation per field.
     static let topLevelPaths: [String: FieldPath] = Dictionary(
         SyncSchema.vulture.fields.map { ($0.name, FieldPath(unchecked: [$0.name])) }, uniquingKeysWith: { a, _ in a })
+
+    /// Every field name the schema knows, in field path order, and each name's place in it.
+    static let schemaOrder: (paths: [FieldPath], places: [String: Int]) = {
+        let names = FieldPath.sortedByScalars(Array(Set(SyncSchema.vulture.fields.map(\.name))))
+        return (names.map { FieldPath(unchecked: [$0]) }, Dictionary(uniqueKeysWithValues: zip(names, names.indices)))
+    }()
+
+    /// The top-level paths of `names` in field path order, when the schema knows every name: each
+    /// name's place marks a bit, so a document's mask is made without sorting its names; nil for a
+    /// name the schema does not know (the caller sorts).
+    static func schemaOrderedMask(_ names: Dictionary<String, FirestoreValue>.Keys) -> [FieldPath]? {
+        let (paths, places) = schemaOrder
+        var marked = [UInt64](repeating: 0, count: (paths.count + 63) / 64)
+        for name in names {
+            guard let place = places[name] else { return nil }
+            marked[place / 64] |= 1 << UInt64(place % 64)
+        }
+        var mask: [FieldPath] = []
+        mask.reserveCapacity(names.count)
+        for (word, bits) in marked.enumerated() {
+            var rest = bits
+            while rest != 0 {
+                mask.append(paths[word * 64 + rest.trailingZeroBitCount])
+                rest &= rest - 1
+            }
+        }
+        return mask
+    }
 
     /// The top-level field path of `name`: the schema's own, or a new one for a name it does not know.
     static func topLevelPath(_ name: String) -> FieldPath { topLevelPaths[name] ?? FieldPath(unchecked: [name]) }
