@@ -10,7 +10,7 @@ import VultureGoldens
 
     @Test func everyGoldenIsCurrent() throws {
         let files = try GoldenWriter.render()
-        #expect(files.count == 91)  // 16 document goldens, 9 vector files, 66 scenarios
+        #expect(files.count == 92)  // 16 document goldens, 9 vector files, 67 scenarios
         let drift = GoldenWriter.drift(of: files, under: Self.root)
         let report = drift.map(\.diff).joined(separator: "\n")
         #expect(

@@ -307,6 +307,27 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §5.5 "A clear of lastOpenedAt / usedAt travels": a home base's usedAt cleared on a
+    /// reaches b, which left the agreed date as it was but holds another change of the record.
+    static var clearUsedAtTravels: Scenario {
+        let base = homebase(7)
+        let cleared: [String: FirestoreValue] = ["usedAt": .null, "latitude": .double(47.5)]
+        return scenario(
+            "clear-used-at-travels", "schema §5.5",
+            "Device a clears a home base's usedAt; device b left the agreed date as it was and moved the home base's latitude 10 s later. One side cleared the date and the other left the agreed value: the clear wins on b too, and both changes reach the server and a.",
+            [
+                .save(device: "a", collection: .homebases, id: nil, changes: with(base.fields, ["usedAt": at(0)])),
+                sync("a"), advance(10), sync("b"), advance(10),
+                .save(device: "a", collection: .homebases, id: base.id, changes: ["usedAt": .null]), advance(10),
+                .save(device: "b", collection: .homebases, id: base.id, changes: ["latitude": .double(47.5)]),
+                sync("a"), advance(10), sync("b"), advance(10), sync("a"),
+                expect(
+                    server: [base.path: cleared],
+                    rows: ["a": [base.key: row(cleared, dirty: false)], "b": [base.key: row(cleared, dirty: false)]],
+                    converged: ["a", "b"]),
+            ])
+    }
+
     /// schema §4: a home base's id is the SHA-256 of name.trim().lowercase(), so a name typed with
     /// other case and surrounding spaces on another device is the same home base (ASCII names, on
     /// which every platform's trim and lowercase agree).

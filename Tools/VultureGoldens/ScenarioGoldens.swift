@@ -30,9 +30,9 @@ enum ScenarioGoldens {
             // §5.3, §5.5 merge
             sameFieldLaterWins, sameFieldTieServer, sameFieldMicroseconds, skewedClockDecides, inLogbookOr,
             uploadedOrOnSecondImport, earliestImportedAt, lastOpenedLatest, latestDateNotLatestEdit,
-            summaryHigherVersion, absentReadsAsDefault,
-            trackPreviewFailed, taskPulledAfterFlight, taskDeferralDroppedByEdit, settingsLargerT,
-            sameIdMadeOnTwoDevices, homebaseIdTrimmedLowercase,
+            clearUsedAtTravels, summaryHigherVersion,
+            absentReadsAsDefault, trackPreviewFailed, taskPulledAfterFlight,
+            taskDeferralDroppedByEdit, settingsLargerT, sameIdMadeOnTwoDevices, homebaseIdTrimmedLowercase,
             // §5.5 recents
             recentsPast50, recentsStranded, clearLastOpenedTravels, recentsTieSameInstant, recentsTieSmallerIdKeeps,
             // §5.4 deletes

@@ -150,6 +150,12 @@ MUTANTS = [
     ("usedAt by the three-way rule", "merge.py",
      ', ("homebases", "usedAt")}',
      "}", "latest-date-not-latest-edit"),
+    ("usedAt the latest non-null date (a clear never travels)", "merge.py",
+     "        elif key in LATEST_CLEAR_TRAVELS:\n            value = _latest_clear_travels(sides)",
+     '        elif key == ("homebases", "usedAt"):\n'
+     "            value = max((v for v in (sides.lv, sides.rv) if v is not None), key=micros, default=None)\n"
+     "        elif key in LATEST_CLEAR_TRAVELS:\n            value = _latest_clear_travels(sides)",
+     "clear-used-at-travels"),
     ("summary by the three-way rule", "merge.py",
      "value = sides.take(_ranked(sides, summary_rank(sides.lv), summary_rank(sides.rv)))",
      "value = sides.three_way()", "summary-higher-version"),
