@@ -10,7 +10,7 @@ import VultureGoldens
 
     @Test func everyGoldenIsCurrent() throws {
         let files = try GoldenWriter.render()
-        #expect(files.count == 92)  // 16 document goldens, 9 vector files, 67 scenarios
+        #expect(files.count == 94)  // 16 document goldens, 9 vector files, 69 scenarios
         let drift = GoldenWriter.drift(of: files, under: Self.root)
         let report = drift.map(\.diff).joined(separator: "\n")
         #expect(

@@ -109,6 +109,25 @@ extension ScenarioGoldens {
             ])
     }
 
+    /// schema §5.3 "summary (the whole map): the higher analysisVersion; a tie keeps the local one".
+    /// The clocks differ, so neither the default rule nor the tie of §5.5 ("ties go to the server")
+    /// would keep b's summary.
+    static var summaryTieKeepsLocal: Scenario {
+        let f = Flight(72)
+        let mine = summary(version: 2, distance: 301_250.0)
+        let later = summary(version: 2, distance: 301_975.5)
+        return scenario(
+            "summary-tie-keeps-local", "schema §5.3",
+            "Both devices re-analyse the flight with the same analysisVersion, b first and a 10 s later, and a syncs first. A tie keeps the local summary: b keeps its own whole, although the server's was made later, and pushes it.",
+            shared(f) + [
+                edit("b", f, ["summary": mine]), advance(10), edit("a", f, ["summary": later]),
+                sync("a"), advance(10), sync("b"),
+                expect(
+                    server: [f.path: ["summary": mine]],
+                    rows: ["b": [f.key: row(["summary": mine], dirty: false)]]),
+            ])
+    }
+
     static var trackPreviewFailed: Scenario {
         let f = Flight(15)
         let preview = Data((0..<96).map { UInt8(($0 * 37 + 11) % 251) })
@@ -127,6 +146,24 @@ extension ScenarioGoldens {
                                 ["trackPreview": .bytes(preview), "trackPreviewVersion": .integer(2)], dirty: false)
                         ]
                     ]),
+            ])
+    }
+
+    /// schema §5.5 "Track preview ranking … A tie keeps the local preview": two previews of one
+    /// trackPreviewVersion made 10 s apart.
+    static var trackPreviewTieKeepsLocal: Scenario {
+        let f = Flight(73)
+        let mine = Data((0..<80).map { UInt8(($0 * 29 + 7) % 251) })
+        let later = Data((0..<88).map { UInt8(($0 * 53 + 3) % 251) })
+        let kept: [String: FirestoreValue] = ["trackPreview": .bytes(mine), "trackPreviewVersion": .integer(2)]
+        return scenario(
+            "track-preview-tie-keeps-local", "schema §5.5",
+            "Both devices make a track preview of the same trackPreviewVersion 2 with other bytes, b first and a 10 s later, and a syncs first. A tie keeps the local preview: b keeps its own bytes, although the server's were made later, and pushes them.",
+            shared(f) + [
+                edit("b", f, ["trackPreview": .bytes(mine), "trackPreviewVersion": .integer(2)]), advance(10),
+                edit("a", f, ["trackPreview": .bytes(later), "trackPreviewVersion": .integer(2)]),
+                sync("a"), advance(10), sync("b"),
+                expect(server: [f.path: kept], rows: ["b": [f.key: row(kept, dirty: false)]]),
             ])
     }
 

@@ -30,8 +30,8 @@ enum ScenarioGoldens {
             // §5.3, §5.5 merge
             sameFieldLaterWins, sameFieldTieServer, sameFieldMicroseconds, skewedClockDecides, inLogbookOr,
             uploadedOrOnSecondImport, earliestImportedAt, lastOpenedLatest, latestDateNotLatestEdit,
-            clearUsedAtTravels, summaryHigherVersion,
-            absentReadsAsDefault, trackPreviewFailed, taskPulledAfterFlight,
+            clearUsedAtTravels, summaryHigherVersion, summaryTieKeepsLocal,
+            absentReadsAsDefault, trackPreviewFailed, trackPreviewTieKeepsLocal, taskPulledAfterFlight,
             taskDeferralDroppedByEdit, settingsLargerT, sameIdMadeOnTwoDevices, homebaseIdTrimmedLowercase,
             // §5.5 recents
             recentsPast50, recentsStranded, clearLastOpenedTravels, recentsTieSameInstant, recentsTieSmallerIdKeeps,

@@ -159,6 +159,21 @@ MUTANTS = [
     ("summary by the three-way rule", "merge.py",
      "value = sides.take(_ranked(sides, summary_rank(sides.lv), summary_rank(sides.rv)))",
      "value = sides.three_way()", "summary-higher-version"),
+    ("a summary tie by the later clientUpdatedAt", "merge.py",
+     "value = sides.take(_ranked(sides, summary_rank(sides.lv), summary_rank(sides.rv)))",
+     "value = (sides.take(_ranked(sides, summary_rank(sides.lv), summary_rank(sides.rv)))\n"
+     "                     if summary_rank(sides.lv) != summary_rank(sides.rv) else sides.three_way())",
+     "summary-tie-keeps-local"),
+    ("an equal rank (summary, track preview) goes to the server", "merge.py",
+     "    return \"local\"\n\n\ndef summary_rank",
+     "    return \"remote\"\n\n\ndef summary_rank",
+     "summary-tie-keeps-local"),
+    ("a trackPreviewVersion tie goes to the server", "merge.py",
+     "winner = _ranked(pair, preview_rank(version.lv), preview_rank(version.rv))",
+     "winner = (_ranked(pair, preview_rank(version.lv), preview_rank(version.rv))\n"
+     "                      if preview_rank(version.lv) != preview_rank(version.rv)\n"
+     "                      or not (pair.local_changed and pair.remote_changed) else \"remote\")",
+     "track-preview-tie-keeps-local"),
     ("a failed preview outranks a real one", "merge.py",
      "        return (1, 0)",
      "        return (3, 0)", "track-preview-failed"),
