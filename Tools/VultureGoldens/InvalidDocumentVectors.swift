@@ -124,6 +124,35 @@ enum InvalidDocumentVectors {
                 igc["sha256"] = .string("62A3995E")
                 d["igc"] = .map(igc)
             }, "igc.sha256 is 64 lowercase hex characters", error: "schema.hex-length")
+        // Blob sizes (schema §2 Storage objects; limits.tsv storageObjectMaxBytes, igcImportMaxRawBytes).
+        func blob(_ field: String, _ d: inout [String: FirestoreValue], _ key: String, _ v: FirestoreValue) {
+            var m = d[field]?.mapValue ?? [:]
+            m[key] = v
+            d[field] = .map(m)
+        }
+        add(
+            "igc-gz-bytes-over-32mib", "schema §2 Storage objects", collection: "flights", form: .stored,
+            flightStored, { blob("igc", &$0, "gzBytes", .integer(33_554_433)) },
+            "igc.gzBytes is the size of one Storage object, at most 32 MB: 33,554,433 bytes is over the cap in "
+                + "either reading of MB (32,000,000 or 33,554,432)", error: "schema.range")
+        add(
+            "igc-gz-bytes-over-32mb", "schema §2 Storage objects", collection: "flights", form: .stored,
+            flightStored, { blob("igc", &$0, "gzBytes", .integer(32_000_001)) },
+            "32 MB is pinned as 32,000,000 bytes: one byte more is refused", error: "schema.range",
+            pins: [.decimalSizes])
+        add(
+            "valid.igc-gz-bytes-at-cap", "schema §2 Storage objects", collection: "flights", form: .stored,
+            flightStored, { blob("igc", &$0, "gzBytes", .integer(32_000_000)) },
+            "igc.gzBytes 32,000,000, at the pinned cap: valid", error: nil, pins: [.decimalSizes])
+        add(
+            "igc-size-bytes-over-64mib", "schema §2 Storage objects", collection: "flights", form: .stored,
+            flightStored, { blob("igc", &$0, "sizeBytes", .integer(67_108_865)) },
+            "igc.sizeBytes is the IGC file's size before gzip, at most the 64 MiB import cap (67,108,864 bytes)",
+            error: "schema.range")
+        add(
+            "valid.igc-size-bytes-at-cap", "schema §2 Storage objects", collection: "flights", form: .stored,
+            flightStored, { blob("igc", &$0, "sizeBytes", .integer(67_108_864)) },
+            "igc.sizeBytes 67,108,864 (64 MiB), at the import cap: valid", error: nil)
         add(
             "updated-at-client-time", "schema §2 common fields", collection: "flights", form: .write, flightWrite,
             { $0["updatedAt"] = ts("2026-10-21T08:15:42.004Z") },
@@ -253,6 +282,16 @@ enum InvalidDocumentVectors {
             contentUnknown, { $0.removeValue(forKey: "content") },
             "a stored map file without content reads as content null (no blob on this side): valid",
             error: nil, pins: [.presenceMeaning])
+        let mapFileStored = DocumentVectors.storedDocument(DocumentGoldens.mapFile)
+        add(
+            "map-file-gz-bytes-over-32mib", "schema §2 Storage objects", collection: "mapFiles", form: .stored,
+            mapFileStored, { blob("content", &$0, "gzBytes", .integer(33_554_433)) },
+            "content.gzBytes is one Storage object's size too, at most 32 MB whichever reading of MB",
+            error: "schema.range")
+        add(
+            "map-file-gz-bytes-over-32mb", "schema §2 Storage objects", collection: "mapFiles", form: .stored,
+            mapFileStored, { blob("content", &$0, "gzBytes", .integer(32_000_001)) },
+            "and pinned as 32,000,000 bytes", error: "schema.range", pins: [.decimalSizes])
         return VectorFile(
             area: "invalid-documents", summary: "documents that each break one rule, named by its rule id", cases: cases
         )

@@ -10,25 +10,32 @@ import VultureSyncSchema
 extension ScenarioGoldens {
     static var storageCapThenPro: Scenario {
         let f = Flight(27)
-        // Another device reserved a 99,999,900-byte map file whose upload is still pending.
-        let bigContent = String(repeating: "0", count: 64)
+        // Other devices reserved four map files of 24,999,975 gzipped bytes each (99,999,900 in all), whose
+        // uploads are still pending: each object stays under the 32,000,000-byte object cap
+        // (limits.tsv storageObjectMaxBytes), so every seeded document is valid.
         let reserved: Int64 = SchemaLimits.storageCapBytes - 100
-        let bigMap: FirestoreValue = .map([
-            "path": .string((try? BlobPaths.contentObjectPath(uid: uid, contentHash: bigContent)) ?? ""),
-            "gzBytes": .integer(reserved),
-            "sizeBytes": .integer(reserved + 5_000), "uploaded": .boolean(false),
-        ])
-        let mapFileId =
-            (try? DocumentIds.documentId(
-                collection: .mapFiles,
-                fields: ["type": .string("AIRSPACE"), "source": .string("USER"), "contentHash": .string(bigContent)]
-            ).id) ?? ""
-        let mapFile = serverDocument(
-            .mapFiles, mapFileId,
-            [
-                "type": .string("AIRSPACE"), "source": .string("USER"), "filename": .string("europe.txt"),
-                "contentHash": .string(bigContent), "content": bigMap,
-            ], clientSeconds: 0)
+        let parts: Int64 = 4
+        let mapFiles: [(id: String, write: FirestoreWrite?)] = (0..<parts).map { k in
+            let hash = String(repeating: String(k), count: 64)
+            let map: FirestoreValue = .map([
+                "path": .string((try? BlobPaths.contentObjectPath(uid: uid, contentHash: hash)) ?? ""),
+                "gzBytes": .integer(reserved / parts),
+                "sizeBytes": .integer(reserved / parts + 5_000), "uploaded": .boolean(false),
+            ])
+            let id =
+                (try? DocumentIds.documentId(
+                    collection: .mapFiles,
+                    fields: ["type": .string("AIRSPACE"), "source": .string("USER"), "contentHash": .string(hash)]
+                ).id) ?? ""
+            let write = serverDocument(
+                .mapFiles, id,
+                [
+                    "type": .string("AIRSPACE"), "source": .string("USER"), "filename": .string("europe-\(k).txt"),
+                    "contentHash": .string(hash), "content": map,
+                ], clientSeconds: 0)
+            return (id, write)
+        }
+        let mapFileId = mapFiles.last?.id ?? ""
         let profile = try? FirestoreWrite(
             path: profilePath,
             fields: [
@@ -40,7 +47,8 @@ extension ScenarioGoldens {
             "storage-cap-then-pro", "schema §6",
             "A free user at the 100,000,000-byte cap: the flight's metadata syncs and the row is clean, its file stays local; once the token says Pro the file is reserved and uploaded.",
             [
-                .serverCommit(writes: [profile, mapFile].compactMap { $0 }, lateBySeconds: nil), advance(10),
+                .serverCommit(writes: ([profile] + mapFiles.map(\.write)).compactMap { $0 }, lateBySeconds: nil),
+                advance(10),
                 importFlight("a", f), sync("a"),
                 expect(
                     server: [f.path: ["igc": .null, "filename": .string(f.filename)]],

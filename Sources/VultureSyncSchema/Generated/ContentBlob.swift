@@ -19,10 +19,11 @@ public struct ContentBlob: SchemaMapCodable, Codable {
         /// `path`: Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent).
         public static let path = "path"
 
-        /// `sizeBytes`: Size of the content before gzip.
+        /// `sizeBytes`: Size of the content before gzip (the seed gives no import cap for map files, so none here).
         public static let sizeBytes = "sizeBytes"
 
-        /// `gzBytes`: Size of the gzipped object; what storageBytes counts.
+        /// `gzBytes`: Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB
+        /// = 32,000,000 bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).
         public static let gzBytes = "gzBytes"
 
         /// `uploaded`: The object is in Storage; a reader downloads only when true.
@@ -34,14 +35,15 @@ public struct ContentBlob: SchemaMapCodable, Codable {
     /// `path`; string; required (000 §2).
     public var path: String
 
-    /// Size of the content before gzip.
+    /// Size of the content before gzip (the seed gives no import cap for map files, so none here).
     ///
     /// `sizeBytes`; integer; required; default 0; unit bytes; minimum=0 (000 §2).
     public var sizeBytes: Int64
 
-    /// Size of the gzipped object; what storageBytes counts.
+    /// Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB = 32,000,000
+    /// bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).
     ///
-    /// `gzBytes`; integer; required; default 0; unit bytes; minimum=0 (000 §2; 000 §6).
+    /// `gzBytes`; integer; required; default 0; unit bytes; minimum=0, maximum=32000000 (000 §2; 000 §6).
     public var gzBytes: Int64
 
     /// The object is in Storage; a reader downloads only when true.
@@ -90,7 +92,11 @@ public struct ContentBlob: SchemaMapCodable, Codable {
         var reader = try SchemaMapReader(firestoreValue, pointer: pointer, form: form)
         path = try reader.required("path")
         sizeBytes = try reader.required("sizeBytes", default: 0, limits: SchemaFieldLimits(minimum: 0.0))
-        gzBytes = try reader.required("gzBytes", default: 0, limits: SchemaFieldLimits(minimum: 0.0))
+        gzBytes = try reader.required(
+            "gzBytes",
+            default: 0,
+            limits: SchemaFieldLimits(minimum: 0.0, maximum: 32000000.0)
+        )
         uploaded = try reader.required("uploaded", default: false)
         unknownFields = reader.unknownFields
     }

@@ -2534,22 +2534,22 @@ extension SchemaValidator {
                 }
             case 1:
                 seen |= 1 << 1
-                // sizeBytes: integer, required, minimum=0
+                // sizeBytes: integer, required, minimum=0,maximum=67108864
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
-                case .integer(let x) where Double(x) >= 0.0:
+                case .integer(let x) where Double(x) >= 0.0 && Double(x) <= 67108864.0:
                     break
                 default:
                     return false
                 }
             case 2:
                 seen |= 1 << 2
-                // gzBytes: integer, required, minimum=0
+                // gzBytes: integer, required, minimum=0,maximum=32000000
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
-                case .integer(let x) where Double(x) >= 0.0:
+                case .integer(let x) where Double(x) >= 0.0 && Double(x) <= 32000000.0:
                     break
                 default:
                     return false
@@ -3125,11 +3125,11 @@ extension SchemaValidator {
                 }
             case 2:
                 seen |= 1 << 2
-                // gzBytes: integer, required, minimum=0
+                // gzBytes: integer, required, minimum=0,maximum=32000000
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
-                case .integer(let x) where Double(x) >= 0.0:
+                case .integer(let x) where Double(x) >= 0.0 && Double(x) <= 32000000.0:
                     break
                 default:
                     return false

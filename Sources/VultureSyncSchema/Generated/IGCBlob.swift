@@ -18,10 +18,12 @@ public struct IGCBlob: SchemaMapCodable, Codable {
         /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
         public static let path = "path"
 
-        /// `sizeBytes`: Size of the IGC file before gzip.
+        /// `sizeBytes`: Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes
+        /// (limits.tsv igcImportMaxRawBytes): a larger file is never imported.
         public static let sizeBytes = "sizeBytes"
 
-        /// `gzBytes`: Size of the gzipped object; what storageBytes counts.
+        /// `gzBytes`: Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB
+        /// = 32,000,000 bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).
         public static let gzBytes = "gzBytes"
 
         /// `sha256`: Lowercase hex SHA-256 of the IGC bytes (equals the flight id).
@@ -36,14 +38,16 @@ public struct IGCBlob: SchemaMapCodable, Codable {
     /// `path`; string; required (000 §2; 000 §5.1).
     public var path: String
 
-    /// Size of the IGC file before gzip.
+    /// Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes (limits.tsv
+    /// igcImportMaxRawBytes): a larger file is never imported.
     ///
-    /// `sizeBytes`; integer; required; default 0; unit bytes; minimum=0 (000 §2).
+    /// `sizeBytes`; integer; required; default 0; unit bytes; minimum=0, maximum=67108864 (000 §2).
     public var sizeBytes: Int64
 
-    /// Size of the gzipped object; what storageBytes counts.
+    /// Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB = 32,000,000
+    /// bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).
     ///
-    /// `gzBytes`; integer; required; default 0; unit bytes; minimum=0 (000 §2; 000 §5.1; 000 §6).
+    /// `gzBytes`; integer; required; default 0; unit bytes; minimum=0, maximum=32000000 (000 §2; 000 §5.1; 000 §6).
     public var gzBytes: Int64
 
     /// Lowercase hex SHA-256 of the IGC bytes (equals the flight id).
@@ -99,8 +103,16 @@ public struct IGCBlob: SchemaMapCodable, Codable {
     public init(firestoreValue: FirestoreValue, pointer: String = "", form: DocumentForm? = nil) throws {
         var reader = try SchemaMapReader(firestoreValue, pointer: pointer, form: form)
         path = try reader.required("path")
-        sizeBytes = try reader.required("sizeBytes", default: 0, limits: SchemaFieldLimits(minimum: 0.0))
-        gzBytes = try reader.required("gzBytes", default: 0, limits: SchemaFieldLimits(minimum: 0.0))
+        sizeBytes = try reader.required(
+            "sizeBytes",
+            default: 0,
+            limits: SchemaFieldLimits(minimum: 0.0, maximum: 67108864.0)
+        )
+        gzBytes = try reader.required(
+            "gzBytes",
+            default: 0,
+            limits: SchemaFieldLimits(minimum: 0.0, maximum: 32000000.0)
+        )
         sha256 = try reader.required("sha256", limits: SchemaFieldLimits(hexLength: 64))
         uploaded = try reader.required("uploaded", default: false)
         unknownFields = reader.unknownFields

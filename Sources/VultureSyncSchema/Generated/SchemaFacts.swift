@@ -344,10 +344,12 @@ public enum StorageObjectKind: String, CaseIterable, Sendable {
         /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
         public static let path = "path"
 
-        /// `sizeBytes`: Size of the IGC file before gzip.
+        /// `sizeBytes`: Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes
+        /// (limits.tsv igcImportMaxRawBytes): a larger file is never imported.
         public static let sizeBytes = "sizeBytes"
 
-        /// `gzBytes`: Size of the gzipped object; what storageBytes counts.
+        /// `gzBytes`: Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB
+        /// = 32,000,000 bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).
         public static let gzBytes = "gzBytes"
 
         /// `uploaded`: The object is in Storage; a reader downloads only when true.

@@ -828,9 +828,10 @@ extension SyncSchema {
             isNullable: false,
             defaultValue: .integer(0),
             unit: "bytes",
-            limits: SchemaFieldLimits(minimum: 0.0),
+            limits: SchemaFieldLimits(minimum: 0.0, maximum: 67108864.0),
             androidColumn: "igcByteCount",
-            meaning: "Size of the IGC file before gzip.",
+            meaning:
+                "Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes (limits.tsv igcImportMaxRawBytes): a larger file is never imported.",
             source: "000 §2"
         ),
         SchemaField(
@@ -841,8 +842,9 @@ extension SyncSchema {
             isNullable: false,
             defaultValue: .integer(0),
             unit: "bytes",
-            limits: SchemaFieldLimits(minimum: 0.0),
-            meaning: "Size of the gzipped object; what storageBytes counts.",
+            limits: SchemaFieldLimits(minimum: 0.0, maximum: 32000000.0),
+            meaning:
+                "Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB = 32,000,000 bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).",
             source: "000 §2; 000 §5.1; 000 §6"
         ),
         SchemaField(
@@ -1460,7 +1462,7 @@ extension SyncSchema {
             defaultValue: .integer(0),
             unit: "bytes",
             limits: SchemaFieldLimits(minimum: 0.0),
-            meaning: "Size of the content before gzip.",
+            meaning: "Size of the content before gzip (the seed gives no import cap for map files, so none here).",
             source: "000 §2"
         ),
         SchemaField(
@@ -1471,8 +1473,9 @@ extension SyncSchema {
             isNullable: false,
             defaultValue: .integer(0),
             unit: "bytes",
-            limits: SchemaFieldLimits(minimum: 0.0),
-            meaning: "Size of the gzipped object; what storageBytes counts.",
+            limits: SchemaFieldLimits(minimum: 0.0, maximum: 32000000.0),
+            meaning:
+                "Size of the gzipped object; what storageBytes counts. At most the largest Storage object, 32 MB = 32,000,000 bytes (limits.tsv storageObjectMaxBytes, pin decimalSizes).",
             source: "000 §2; 000 §6"
         ),
         SchemaField(

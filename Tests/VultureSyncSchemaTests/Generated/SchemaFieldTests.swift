@@ -448,13 +448,13 @@ let packageRoot = URL(fileURLWithPath: #filePath)
         PinnedField(
             owner: "IGCBlob", name: "sizeBytes",
             type: "integer",
-            isRequired: true, isNullable: false, limits: "minimum=0",
+            isRequired: true, isNullable: false, limits: "minimum=0,maximum=67108864",
             defaultValue: .integer(0), writeAs: .value
         ),
         PinnedField(
             owner: "IGCBlob", name: "gzBytes",
             type: "integer",
-            isRequired: true, isNullable: false, limits: "minimum=0",
+            isRequired: true, isNullable: false, limits: "minimum=0,maximum=32000000",
             defaultValue: .integer(0), writeAs: .value
         ),
         PinnedField(
@@ -787,7 +787,7 @@ let packageRoot = URL(fileURLWithPath: #filePath)
         PinnedField(
             owner: "ContentBlob", name: "gzBytes",
             type: "integer",
-            isRequired: true, isNullable: false, limits: "minimum=0",
+            isRequired: true, isNullable: false, limits: "minimum=0,maximum=32000000",
             defaultValue: .integer(0), writeAs: .value
         ),
         PinnedField(
