@@ -124,11 +124,16 @@ public struct SchemaFieldLimits: Sendable, Hashable {
     /// The field is null or absent unless the boolean field of this name in the same map is true
     /// (`nullUnless=deleted`: only a tombstone has `deletedAt`, schema §5.4).
     public var nullUnless: String?
+    /// The string is the Storage path of the object kind of this name (`Spec/blobs.tsv`,
+    /// `storagePath=igc`): the kind's path template with the document's uid, id and fields filled in
+    /// (schema §2 Storage objects).
+    public var storagePath: String?
 
     /// Limits as given; a nil limit does not apply.
     public init(
         maxChars: Int? = nil, maxBytes: Int? = nil, maxItems: Int? = nil, hexLength: Int? = nil,
-        minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil, nullUnless: String? = nil
+        minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil, nullUnless: String? = nil,
+        storagePath: String? = nil
     ) {
         self.maxChars = maxChars
         self.maxBytes = maxBytes
@@ -138,6 +143,7 @@ public struct SchemaFieldLimits: Sendable, Hashable {
         self.maximum = maximum
         self.step = step
         self.nullUnless = nullUnless
+        self.storagePath = storagePath
     }
 }
 

@@ -28,7 +28,8 @@ enum ValidateCommand {
 
         A DIR is read as a Firestore export-style folder: every *.json file under it, in path
         order. A file at users/{uid}.json or users/{uid}/COLLECTION/{id}.json is the document at
-        that path, so its collection and id are checked as a REST document name is.
+        that path, so its collection and id are checked as a REST document name is, and the Storage
+        paths of its blob maps (igc.path, content.path) against that uid and id (schema.storage-path).
 
         With --format rest a file may also hold a write as an SDK sends it: a REST Write, CommitRequest
         or BatchWriteRequest (detected by shape: update, delete or transform; writes); with --form write
@@ -45,7 +46,9 @@ enum ValidateCommand {
         Reader errors (not JSON, not canonical typed JSON, not a REST Document) also name
         LINE:COLUMN after FILE. For --format rest the pointers point into the REST file
         (/fields/summary/mapValue/fields/…), and the document name is checked too: its
-        collection, and the id the deterministic id rules give (schema §4).
+        collection, the id the deterministic id rules give (schema §4) or, for a task without
+        externalUrl, a lowercase 8-4-4-4-12 UUID (pinned taskRandomId), and the blob maps' Storage
+        paths against its uid and id.
         --merge implies --form write. Files and lines are checked on every core; the output
         keeps the input order.
 
@@ -141,7 +144,17 @@ enum ValidateCommand {
         /// The type a path gives, with the path's violations reported at `pointer`.
         func typeOfPath(_ path: String, fields: [String: FirestoreValue], pointer: String, what: String) -> String? {
             let (type, violations) = validator.pathViolations(path: path, fields: fields)
-            for v in violations { add(v, pointer: pointer) }
+            for v in violations {
+                // A field's finding (a blob map's Storage path) keeps its field pointer.
+                if v.pointer.isEmpty {
+                    add(v, pointer: pointer)
+                } else {
+                    add(
+                        v,
+                        pointer: checks.rest
+                            ? FirestoreRESTJSON.documentPointer(forFieldPointer: v.pointer, in: fields) : v.pointer)
+                }
+            }
             if let named = checks.named, let type, type != named.documentType {
                 add(
                     SchemaViolation(

@@ -143,12 +143,22 @@ struct CommandLineTests {
         }
         try write(stored, path + ".json")
         let id = path.split(separator: "/").last.map(String.init) ?? ""
+        /// The stored flight of the user `uid`: its IGC object's path names that uid (schema.storage-path).
+        func of(_ uid: String, _ fields: [String: FirestoreValue] = stored) -> [String: FirestoreValue] {
+            var out = fields
+            var igc = out["igc"]?.mapValue ?? [:]
+            igc["path"] = .string("users/\(uid)/igc/\(id).igc.gz")
+            out["igc"] = .map(igc)
+            return out
+        }
         var wrongType = stored
         wrongType["waterBallast"] = .double(1.5)
         // Many valid copies under other users, so that both cores have files.
-        for k in 0..<300 { try write(stored, "users/u\(k)/flights/\(id).json") }
-        try write(wrongType, "users/zz/flights/\(id).json")
-        try write(stored, "users/zz/flights/not-its-id.json")
+        for k in 0..<300 { try write(of("u\(k)"), "users/u\(k)/flights/\(id).json") }
+        try write(of("zz", wrongType), "users/zz/flights/\(id).json")
+        try write(of("zz"), "users/zz/flights/not-its-id.json")
+        // The golden's IGC path names its own uid, not yy: the finding points at the path field.
+        try write(stored, "users/yy/flights/\(id).json")
         try write(stored, "users/u1/tasks/t1.json")
         try write(stored, "loose/flight.json")
         try Data("not json".utf8).write(to: dir.appendingPathComponent("notes.txt"))
@@ -158,11 +168,15 @@ struct CommandLineTests {
         let base = dir.path
         #expect(
             lines.filter { !$0.contains("/users/u1/tasks/t1.json: /") } == [
+                "\(base)/users/yy/flights/\(id).json: /igc/path: schema.storage-path: IGCBlob.path is "
+                    + "\"\(path.split(separator: "/").prefix(2).joined(separator: "/"))/igc/\(id).igc.gz\"; expected "
+                    + "users/yy/igc/\(id).igc.gz: the Storage path users/{uid}/igc/{flightId}.igc.gz (schema §2 "
+                    + "Storage objects) with {uid} this document's uid, {flightId} this document's id",
                 "\(base)/users/zz/flights/\(id).json: /waterBallast: schema.type: FlightDocument.waterBallast is "
                     + "integer, found double; write an integer without a fraction",
                 "\(base)/users/zz/flights/not-its-id.json: /: schema.document-id: the document id is not-its-id, but "
                     + "igc.sha256 (the flight id is the SHA-256 of the IGC file) gives \(id) (schema §4)",
-                "302 passed, 3 failed",
+                "302 passed, 4 failed",
             ], "\(lines)")
         // The task path makes the flight's fields unknown, as a file at that path would be.
         #expect(

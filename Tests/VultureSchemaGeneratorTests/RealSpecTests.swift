@@ -29,6 +29,16 @@ import VultureSchemaCore
         let deletedAt = try #require(spec.fields.first { $0.owner == "CommonFields" && $0.name == "deletedAt" })
         #expect(deletedAt.limits == [.nullUnless("deleted")])
         #expect(spec.pins.contains { $0.name == "deletedAtOnlyTombstones" })
+        // The blob maps' paths and sizes (schema §2 Storage objects): fields.tsv limits from blobs.tsv and limits.tsv.
+        let limits = Dictionary(
+            uniqueKeysWithValues: spec.fields.filter { ["IGCBlob", "ContentBlob"].contains($0.owner) }.map {
+                ("\($0.owner).\($0.name)", $0.limits.map(\.description).joined(separator: ","))
+            })
+        #expect(limits["IGCBlob.path"] == "storagePath=igc")
+        #expect(limits["ContentBlob.path"] == "storagePath=mapFileContent")
+        #expect(limits["IGCBlob.gzBytes"] == "minimum=0,maximum=32000000")
+        #expect(limits["IGCBlob.sizeBytes"] == "minimum=0,maximum=67108864")
+        #expect(limits["ContentBlob.sizeBytes"] == "minimum=0")
         #expect(
             spec.idRules.filter { $0.record == "contentHash" }.map { "\($0.variant) \($0.normalization.rawValue)" } == [
                 "bytes none", "iosText none", "iosCub base64Decode",

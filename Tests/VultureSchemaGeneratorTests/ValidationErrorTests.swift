@@ -226,6 +226,24 @@ import Testing
             ])
     }
 
+    /// A storagePath limit names a blob of blobs.tsv whose map holds the field, on a string.
+    @Test(arguments: [
+        ("IGCBlob\tpath\t", "storagePath=pdf", "limit storagePath=pdf names no blob of blobs.tsv (field IGCBlob.path)"),
+        (
+            "IGCBlob\tpath\t", "storagePath=mapFileContent",
+            "limit storagePath=mapFileContent: blob mapFileContent's map MapFileDocument.content is not of type "
+                + "map:IGCBlob (field IGCBlob.path)"
+        ),
+        ("IGCBlob\tuploaded\t", "storagePath=igc", "limit storagePath=igc does not apply to type boolean"),
+    ])
+    func storagePathLimitNamesItsBlob(_ row: String, _ limit: String, _ message: String) throws {
+        let copy = try SpecCopy()
+        try copy.replaceLine("fields.tsv", startingWith: row) { replacingCell($0, column: 7, with: limit) }
+        let line = try copy.lineNumber("fields.tsv", startingWith: row)
+        let errors = copy.loadErrors()
+        #expect(contains(errors, "fields.tsv", line, message), "\(errors)")
+    }
+
     @Test func mergeRuleOfTheWrongKind() throws {
         let copy = try SpecCopy()
         let line = try copy.replaceLine("merge-rules.tsv", startingWith: "FlightDocument\tinLogbook\t") {

@@ -276,6 +276,12 @@ struct JSONSchemaEmitter {
                 switch limit {
                 case .maxChars(let n): members.append(("maxLength", .integer(Int64(n))))
                 case .hexLength(let n): members.append(("pattern", .string("^[0-9a-f]{\(n)}$")))
+                case .storagePath(let name):
+                    // The path's shape only: that its uid, id or hash are this document's is validate's
+                    // (schema.storage-path), which a JSON Schema cannot compare.
+                    if let blob = spec.blobs.first(where: { $0.name == name }) {
+                        members.append(("pattern", .string(Self.storagePathPattern(blob.pathTemplate))))
+                    }
                 default: break
                 }
             }
@@ -315,6 +321,22 @@ struct JSONSchemaEmitter {
             members.append(("additionalProperties", typeSchema(element, limits: [])))
         }
         return .object(members)
+    }
+
+    /// The pattern of a Storage path template: `{uid}` one path segment, any other placeholder 64
+    /// lowercase hex characters, the rest literal.
+    static func storagePathPattern(_ template: String) -> String {
+        var out = "^"
+        var rest = Substring(template)
+        func literal(_ text: Substring) -> String {
+            text.map { ".^$*+?()[]{}|\\".contains($0) ? "\\\($0)" : String($0) }.joined()
+        }
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += literal(rest[..<open])
+            out += rest[rest.index(after: open)..<close] == "uid" ? "[^/]+" : "[0-9a-f]{64}"
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + literal(rest) + "$"
     }
 
     private func numberLimits(_ limits: [FieldLimit]) -> [(String, JSONNode)] {

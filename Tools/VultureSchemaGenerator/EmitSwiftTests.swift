@@ -48,6 +48,7 @@ struct SwiftTestsEmitter {
             "    if let v = limits.maximum { items.append(\"maximum=\\(number(v))\") }",
             "    if let v = limits.step { items.append(\"step=\\(number(v))\") }",
             "    if let f = limits.nullUnless { items.append(\"nullUnless=\\(f)\") }",
+            "    if let b = limits.storagePath { items.append(\"storagePath=\\(b)\") }",
             "    return items.joined(separator: \",\")",
             "}",
             "",

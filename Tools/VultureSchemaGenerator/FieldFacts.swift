@@ -44,6 +44,10 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
     /// The field is null (or absent) unless the boolean field of this name, in the same map, is true
     /// (`nullUnless=deleted`: only a tombstone has `deletedAt`).
     case nullUnless(String)
+    /// The string is the Storage path of the object of this kind (`Spec/blobs.tsv`, `storagePath=igc`):
+    /// the kind's path template with the document's uid, its id (a placeholder the collection's path
+    /// template names) and its fields (any other placeholder: `{contentHash}`) filled in.
+    case storagePath(String)
 
     /// The flag of a `nullUnless` limit, nil for any other limit.
     public var nullUnlessFlag: String? {
@@ -83,6 +87,11 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
                 text.utf8.allSatisfy({ isLetter($0) || (48...57).contains($0) })
             else { return nil }
             self = .nullUnless(text)
+        case "storagePath":
+            guard !text.isEmpty, text.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {
+                return nil
+            }
+            self = .storagePath(text)
         default: return nil
         }
     }
@@ -101,16 +110,17 @@ public enum FieldLimit: Hashable, Sendable, CustomStringConvertible {
         case .maximum(let value): "maximum=\(number(value))"
         case .step(let value): "step=\(number(value))"
         case .nullUnless(let flag): "nullUnless=\(flag)"
+        case .storagePath(let blob): "storagePath=\(blob)"
         }
     }
 
     /// The numeric bound of the limit, as a Double (for comparing with `Spec/limits.tsv`); nil for a
-    /// limit without one (`nullUnless`).
+    /// limit without one (`nullUnless`, `storagePath`).
     public var bound: Double? {
         switch self {
         case .maxChars(let count), .maxBytes(let count), .maxItems(let count), .hexLength(let count): Double(count)
         case .minimum(let value), .maximum(let value), .step(let value): value
-        case .nullUnless: nil
+        case .nullUnless, .storagePath: nil
         }
     }
 }

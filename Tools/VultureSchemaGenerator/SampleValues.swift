@@ -62,9 +62,22 @@ struct Samples {
     func value(_ type: SchemaFieldType, field: FieldSpec?) -> SampleValue {
         switch type {
         case .string:
+            let hex64 = String(repeating: "0123456789abcdef", count: 4)
             for limit in field?.limits ?? [] {
                 if case .hexLength(let n) = limit {
                     return .string(String(String(repeating: "0123456789abcdef", count: n / 16 + 1).prefix(n)))
+                }
+                // A Storage path: the blob's template with the uid u1 and, for the id or the content
+                // hash, the 64-hex sample every hash field of a sample document holds.
+                if case .storagePath(let name) = limit, let blob = spec.blobs.first(where: { $0.name == name }) {
+                    var path = ""
+                    var rest = Substring(blob.pathTemplate)
+                    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                        path += rest[..<open]
+                        path += rest[rest.index(after: open)..<close] == "uid" ? "u1" : hex64
+                        rest = rest[rest.index(after: close)...]
+                    }
+                    return .string(path + rest)
                 }
             }
             return .string("\(field?.name ?? "text") sample")

@@ -218,6 +218,23 @@ extension SchemaSpec {
                             "limit nullUnless=\(flag) on a field that is not nullable (\(field.owner).\(field.name))"))
                 }
             }
+            for case .storagePath(let name) in field.limits {
+                // The blob must exist, and the field must sit in the blob map of its record.
+                guard let blob = blobs.first(where: { $0.name == name }) else {
+                    errors.append(
+                        field.location.error(
+                            "limit storagePath=\(name) names no blob of blobs.tsv (field \(field.owner).\(field.name))")
+                    )
+                    continue
+                }
+                let mapField = fields.first { $0.owner == blob.record && $0.name == blob.mapField }
+                if mapField?.type != .map(field.owner) {
+                    errors.append(
+                        field.location.error(
+                            "limit storagePath=\(name): blob \(name)'s map \(blob.record).\(blob.mapField) is not of type "
+                                + "map:\(field.owner) (field \(field.owner).\(field.name))"))
+                }
+            }
             if field.writeAs == .serverTimestamp && field.type != .timestamp {
                 errors.append(
                     field.location.error(
@@ -249,6 +266,7 @@ extension SchemaSpec {
         case .maxItems: { if case .array = type { true } else { false } }()
         case .minimum, .maximum, .step: type == .integer || type == .double
         case .nullUnless: true
+        case .storagePath: type == .string
         }
     }
 

@@ -234,10 +234,13 @@ struct SwiftTypes {
             case .maximum(let v): args.append("maximum: \(SwiftText.double(v))")
             case .step(let v): args.append("step: \(SwiftText.double(v))")
             case .nullUnless(let flag): args.append("nullUnless: \(SwiftText.string(flag))")
+            case .storagePath(let blob): args.append("storagePath: \(SwiftText.string(blob))")
             }
         }
         // The initialiser's parameter order.
-        let order = ["maxChars", "maxBytes", "maxItems", "hexLength", "minimum", "maximum", "step", "nullUnless"]
+        let order = [
+            "maxChars", "maxBytes", "maxItems", "hexLength", "minimum", "maximum", "step", "nullUnless", "storagePath",
+        ]
         args.sort { a, b in
             (order.firstIndex { a.hasPrefix($0 + ":") } ?? 0) < (order.firstIndex { b.hasPrefix($0 + ":") } ?? 0)
         }

@@ -478,6 +478,14 @@ public enum RuleRegistry {
             example: "flights: `igc.sha256: \"62A3995E\"`"
         ),
         RuleEntry(
+            id: "schema.storage-path",
+            meaning:
+                "A blob map's path is not its Storage object's path (fields.tsv limit storagePath, blobs.tsv): users/{uid}/igc/{flightId}.igc.gz with the flight's id (igc.sha256), users/{uid}/files/{contentHash}.gz with the map file's contentHash, the hash in lowercase hex; where the document's path is known, its uid and id too.",
+            section: "schema §2 Storage objects",
+            example:
+                "flights: `igc.path: \"igc/62a3995e….igc.gz\"` (no users/{uid}/ prefix); at `users/u1/flights/…` an `igc.path` under `users/u2/`"
+        ),
+        RuleEntry(
             id: "schema.range",
             meaning: "A number below the field's minimum or above its maximum, or off its step.",
             section: "schema §2",
@@ -524,9 +532,11 @@ public enum RuleRegistry {
         ),
         RuleEntry(
             id: "schema.document-id",
-            meaning: "The document id is not what the deterministic id rule gives for its fields.",
+            meaning:
+                "The document id is not what the deterministic id rule gives for its fields; or a task without externalUrl whose id is not a random UUID written lowercase 8-4-4-4-12 (pin taskRandomId; the finding says it rests on the pin). Checked where the document path is known.",
             section: "schema §4",
-            example: "a home base at `users/u1/homebases/<id>` whose id is not the SHA-256 of its trimmed, lowered name"
+            example:
+                "a home base at `users/u1/homebases/<id>` whose id is not the SHA-256 of its trimmed, lowered name; a task without externalUrl at `users/u1/tasks/6F9619FF-8B86-D011-B42D-00C04FC964FF`"
         ),
         RuleEntry(
             id: "schema.increment-only",

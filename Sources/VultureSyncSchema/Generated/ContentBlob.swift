@@ -16,7 +16,9 @@ public struct ContentBlob: SchemaMapCodable, Codable {
     /// The cloud field names of `ContentBlob` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
     /// code that reads or writes a field by name.
     public enum Field {
-        /// `path`: Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent).
+        /// `path`: Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent): this document's uid
+        /// and its contentHash (lowercase hex; any 64 lowercase hex characters while contentHash is null); validate
+        /// checks it (schema.storage-path), the uid where the document's path is known.
         public static let path = "path"
 
         /// `sizeBytes`: Size of the content before gzip (the seed gives no import cap for map files, so none here).
@@ -30,9 +32,11 @@ public struct ContentBlob: SchemaMapCodable, Codable {
         public static let uploaded = "uploaded"
     }
 
-    /// Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent).
+    /// Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent): this document's uid and its
+    /// contentHash (lowercase hex; any 64 lowercase hex characters while contentHash is null); validate checks it
+    /// (schema.storage-path), the uid where the document's path is known.
     ///
-    /// `path`; string; required (000 §2).
+    /// `path`; string; required; storagePath=mapFileContent (000 §2; 000 §2 Storage objects).
     public var path: String
 
     /// Size of the content before gzip (the seed gives no import cap for map files, so none here).
@@ -90,7 +94,7 @@ public struct ContentBlob: SchemaMapCodable, Codable {
     /// `schema.missing-field`, `schema.enum`, `schema.limit`, `schema.format`.
     public init(firestoreValue: FirestoreValue, pointer: String = "", form: DocumentForm? = nil) throws {
         var reader = try SchemaMapReader(firestoreValue, pointer: pointer, form: form)
-        path = try reader.required("path")
+        path = try reader.required("path", limits: SchemaFieldLimits(storagePath: "mapFileContent"))
         sizeBytes = try reader.required("sizeBytes", default: 0, limits: SchemaFieldLimits(minimum: 0.0))
         gzBytes = try reader.required(
             "gzBytes",

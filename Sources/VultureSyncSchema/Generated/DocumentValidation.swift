@@ -2523,7 +2523,7 @@ extension SchemaValidator {
             switch iGCBlobFieldIndex(key) {
             case 0:
                 seen |= 1 << 0
-                // path: string, required
+                // path: string, required, storagePath=igc
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false
@@ -3103,7 +3103,7 @@ extension SchemaValidator {
             switch contentBlobFieldIndex(key) {
             case 0:
                 seen |= 1 << 0
-                // path: string, required
+                // path: string, required, storagePath=mapFileContent
                 switch v {
                 case .serverTimestamp, .increment, .delete:
                     return false

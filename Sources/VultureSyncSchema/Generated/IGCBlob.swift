@@ -15,7 +15,9 @@ public struct IGCBlob: SchemaMapCodable, Codable {
     /// The cloud field names of `IGCBlob` (`Spec/fields.tsv`), in table order: the keys of its Firestore map, for
     /// code that reads or writes a field by name.
     public enum Field {
-        /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
+        /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc): this document's uid and id (the
+        /// flight id, which igc.sha256 equals), the hash in lowercase hex; validate checks it (schema.storage-path),
+        /// the uid and id where the document's path is known.
         public static let path = "path"
 
         /// `sizeBytes`: Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes
@@ -33,9 +35,11 @@ public struct IGCBlob: SchemaMapCodable, Codable {
         public static let uploaded = "uploaded"
     }
 
-    /// Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
+    /// Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc): this document's uid and id (the flight id,
+    /// which igc.sha256 equals), the hash in lowercase hex; validate checks it (schema.storage-path), the uid and id
+    /// where the document's path is known.
     ///
-    /// `path`; string; required (000 §2; 000 §5.1).
+    /// `path`; string; required; storagePath=igc (000 §2; 000 §2 Storage objects; 000 §5.1).
     public var path: String
 
     /// Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes (limits.tsv
@@ -102,7 +106,7 @@ public struct IGCBlob: SchemaMapCodable, Codable {
     /// `schema.missing-field`, `schema.enum`, `schema.limit`, `schema.format`.
     public init(firestoreValue: FirestoreValue, pointer: String = "", form: DocumentForm? = nil) throws {
         var reader = try SchemaMapReader(firestoreValue, pointer: pointer, form: form)
-        path = try reader.required("path")
+        path = try reader.required("path", limits: SchemaFieldLimits(storagePath: "igc"))
         sizeBytes = try reader.required(
             "sizeBytes",
             default: 0,

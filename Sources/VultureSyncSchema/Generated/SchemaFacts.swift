@@ -341,7 +341,9 @@ public enum StorageObjectKind: String, CaseIterable, Sendable {
     /// The field names every blob map has (`IGCBlob`, `ContentBlob`, `Spec/fields.tsv`), for code that handles the
     /// map of any kind under `mapField`.
     public enum MapField {
-        /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).
+        /// `path`: Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc): this document's uid and id (the
+        /// flight id, which igc.sha256 equals), the hash in lowercase hex; validate checks it (schema.storage-path),
+        /// the uid and id where the document's path is known.
         public static let path = "path"
 
         /// `sizeBytes`: Size of the IGC file before gzip; at most the raw IGC import cap, 64 MiB = 67,108,864 bytes

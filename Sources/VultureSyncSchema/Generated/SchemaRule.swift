@@ -49,6 +49,13 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// A hex digest of the wrong length or not lowercase hex. Example: flights: `igc.sha256: "62A3995E"`.
     case hexLength = "schema.hex-length"
 
+    /// A blob map's path is not its Storage object's path (fields.tsv limit storagePath, blobs.tsv):
+    /// users/{uid}/igc/{flightId}.igc.gz with the flight's id (igc.sha256), users/{uid}/files/{contentHash}.gz with
+    /// the map file's contentHash, the hash in lowercase hex; where the document's path is known, its uid and id too.
+    /// Example: flights: `igc.path: "igc/62a3995e….igc.gz"` (no users/{uid}/ prefix); at `users/u1/flights/…` an
+    /// `igc.path` under `users/u2/`.
+    case storagePath = "schema.storage-path"
+
     /// A number below the field's minimum or above its maximum, or off its step. Example: users: `storageBytes: -5`;
     /// settings: `values.flarmLoggerInterval.v: 9`.
     case range = "schema.range"
@@ -81,8 +88,11 @@ public enum SchemaRule: String, Sendable, CaseIterable, Codable {
     /// schema. Example: a REST document named `…/documents/users/u1/gliders/x`.
     case collection = "schema.collection"
 
-    /// The document id is not what the deterministic id rule gives for its fields. Example: a home base at
-    /// `users/u1/homebases/<id>` whose id is not the SHA-256 of its trimmed, lowered name.
+    /// The document id is not what the deterministic id rule gives for its fields; or a task without externalUrl
+    /// whose id is not a random UUID written lowercase 8-4-4-4-12 (pin taskRandomId; the finding says it rests on the
+    /// pin). Checked where the document path is known. Example: a home base at `users/u1/homebases/<id>` whose id is
+    /// not the SHA-256 of its trimmed, lowered name; a task without externalUrl at
+    /// `users/u1/tasks/6F9619FF-8B86-D011-B42D-00C04FC964FF`.
     case documentId = "schema.document-id"
 
     /// A write sets a field the schema moves only by $increment (storageBytes) to a value: it overwrites every other

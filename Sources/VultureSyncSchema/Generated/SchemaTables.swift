@@ -817,8 +817,10 @@ extension SyncSchema {
             type: .string,
             isRequired: true,
             isNullable: false,
-            meaning: "Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc).",
-            source: "000 §2; 000 §5.1"
+            limits: SchemaFieldLimits(storagePath: "igc"),
+            meaning:
+                "Storage path users/{uid}/igc/{flightId}.igc.gz (blobs.tsv igc): this document's uid and id (the flight id, which igc.sha256 equals), the hash in lowercase hex; validate checks it (schema.storage-path), the uid and id where the document's path is known.",
+            source: "000 §2; 000 §2 Storage objects; 000 §5.1"
         ),
         SchemaField(
             owner: "IGCBlob",
@@ -1450,8 +1452,10 @@ extension SyncSchema {
             type: .string,
             isRequired: true,
             isNullable: false,
-            meaning: "Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent).",
-            source: "000 §2"
+            limits: SchemaFieldLimits(storagePath: "mapFileContent"),
+            meaning:
+                "Storage path users/{uid}/files/{contentHash}.gz (blobs.tsv mapFileContent): this document's uid and its contentHash (lowercase hex; any 64 lowercase hex characters while contentHash is null); validate checks it (schema.storage-path), the uid where the document's path is known.",
+            source: "000 §2; 000 §2 Storage objects"
         ),
         SchemaField(
             owner: "ContentBlob",

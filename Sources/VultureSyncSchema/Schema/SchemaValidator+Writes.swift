@@ -14,7 +14,8 @@ extension SchemaValidator {
     ///   request-time transform (`schema.server-timestamp`); `storageBytes` only by increment
     ///   (`schema.increment-only`); no mask path set to an empty map (`schema.empty-map-leaf`); no
     ///   mask path deleting a required field or a field the schema does not know
-    ///   (`schema.merge-removes-field`); never a tombstone (`schema.tombstone`).
+    ///   (`schema.merge-removes-field`); never a tombstone (`schema.tombstone`); a blob map it sets
+    ///   names this document's Storage object (`schema.storage-path`).
     /// - A delete has nothing to check beyond its path.
     ///
     /// Pointers are into the canonical write (`/fields/summary/x`, `/mask`); ``WriteViolation``
@@ -35,7 +36,8 @@ extension SchemaValidator {
         var type = documentType
         if let path = write.path {
             let (t, violations) = pathViolations(path: path, fields: write.mask == nil ? fields : [:])
-            for v in violations { add(v, .path) }
+            // A field's finding (a blob map's Storage path) points at the field, the others at the path.
+            for v in violations { add(v, v.pointer.isEmpty ? .path : .field(v.pointer)) }
             type = type ?? t
         }
         guard let fieldsOfWrite = write.fields else { return out }
@@ -131,6 +133,15 @@ extension SchemaValidator {
                     pointer: "/fields/" + f.name, rule: SchemaRule.nullUnless.rawValue,
                     message: "\(f.owner).\(f.name) is null unless \(flag) is true (limit nullUnless=\(flag)): only a "
                         + "tombstone has \(f.name); write null (schema §5.4)"), .field("/" + f.name))
+        }
+        // A blob map the mask sets: its Storage path is this document's object (schema §2), with the
+        // uid and id of the write's path when it names one.
+        let location = write.path.flatMap { DocumentLocation(path: $0) }
+        for v in storagePathViolations(fields, documentType: type, location: location)
+        where mask.contains(where: { v.isAt(field: $0.segments.first ?? "") }) {
+            var shown = v
+            shown.pointer = "/fields" + v.pointer
+            add(shown, .field(v.pointer))
         }
         if schema.collection(documentType: type)?.hasCommonFields == true {
             for f in schema.fields(of: SyncSchema.commonFieldsOwner) where f.isRequired {

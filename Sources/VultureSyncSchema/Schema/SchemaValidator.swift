@@ -92,7 +92,9 @@ public struct SchemaValidator: Sendable {
             Self.generatedFieldsAreValid(fields, documentType: documentType, options: options) == true,
             !options.mergeWrite || carriesCommonFields(fields, documentType: documentType)
         {
-            return []
+            // The blob maps' Storage paths depend on the document's other fields and its path: checked
+            // apart from the generated per-field predicates.
+            return storagePathViolations(fields, documentType: documentType)
         }
         var out: [SchemaViolation] = []
         let declared = schema.documentFields(of: documentType)
@@ -132,6 +134,7 @@ public struct SchemaValidator: Sendable {
                         message: "a merge write carries the common fields (schema §5.1); \(f.name) is absent"))
             }
         }
+        out += storagePathViolations(fields, documentType: documentType)
         return out
     }
 
@@ -169,9 +172,12 @@ public struct SchemaValidator: Sendable {
     }
 
     /// The document type a document path names, and what is wrong with the path: a collection the
-    /// schema does not have, a path of the wrong shape (schema §2 layout), or an id that the
+    /// schema does not have, a path of the wrong shape (schema §2 layout), an id that the
     /// deterministic id rules do not give for these fields (schema §4: flights, home bases, map
-    /// files, tasks with an externalUrl).
+    /// files, tasks with an externalUrl), a task's random id not written as a lowercase UUID (pin
+    /// taskRandomId), and, when the id is right, a blob map's Storage path whose uid or id is not
+    /// this path's (`schema.storage-path` at the path field, e.g. `/igc/path`; what the fields alone
+    /// show is ``validate(_:documentType:options:)``'s, not repeated here).
     /// - Parameters:
     ///   - path: `users/{uid}/…`, or a full REST name `projects/…/documents/users/…`.
     ///   - fields: the document's fields (a tombstone's id cannot be checked).
@@ -220,10 +226,22 @@ public struct SchemaValidator: Sendable {
                 ]
             )
         }
+        if let random = randomIdViolation(collection: collection.name, id: id, fields: fields) {
+            return (collection.documentType, [random])
+        }
         guard fields[CommonFields.Field.deleted] != .boolean(true),
             let expected = expectedId(collection: collection.name, fields: fields),
             expected.id != id
-        else { return (collection.documentType, []) }
+        else {
+            // Storage paths: only what needs this path (its uid and id), once the id is right; what the
+            // fields alone show, validate reports.
+            let withoutPath = Set(storagePathViolations(fields, documentType: collection.documentType).map(\.pointer))
+            let located = storagePathViolations(
+                fields, documentType: collection.documentType,
+                location: DocumentLocation(uid: segments[1], documentId: id)
+            ).filter { !withoutPath.contains($0.pointer) }
+            return (collection.documentType, located)
+        }
         return (
             collection.documentType,
             [

@@ -34,6 +34,7 @@ func limitsText(_ limits: SchemaFieldLimits) -> String {
     if let v = limits.maximum { items.append("maximum=\(number(v))") }
     if let v = limits.step { items.append("step=\(number(v))") }
     if let f = limits.nullUnless { items.append("nullUnless=\(f)") }
+    if let b = limits.storagePath { items.append("storagePath=\(b)") }
     return items.joined(separator: ",")
 }
 
@@ -442,7 +443,7 @@ let packageRoot = URL(fileURLWithPath: #filePath)
         PinnedField(
             owner: "IGCBlob", name: "path",
             type: "string",
-            isRequired: true, isNullable: false, limits: "",
+            isRequired: true, isNullable: false, limits: "storagePath=igc",
             defaultValue: nil, writeAs: .value
         ),
         PinnedField(
@@ -775,7 +776,7 @@ let packageRoot = URL(fileURLWithPath: #filePath)
         PinnedField(
             owner: "ContentBlob", name: "path",
             type: "string",
-            isRequired: true, isNullable: false, limits: "",
+            isRequired: true, isNullable: false, limits: "storagePath=mapFileContent",
             defaultValue: nil, writeAs: .value
         ),
         PinnedField(
@@ -1427,7 +1428,7 @@ let packageRoot = URL(fileURLWithPath: #filePath)
     /// A `IGCBlob` with every field set to a value its limits accept.
     static func sampleIGCBlob() throws -> IGCBlob {
         IGCBlob(
-            path: "path sample",
+            path: "users/u1/igc/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.igc.gz",
             sizeBytes: 1,
             gzBytes: 1,
             sha256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
@@ -1529,7 +1530,7 @@ let packageRoot = URL(fileURLWithPath: #filePath)
     /// A `ContentBlob` with every field set to a value its limits accept.
     static func sampleContentBlob() throws -> ContentBlob {
         ContentBlob(
-            path: "path sample",
+            path: "users/u1/files/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.gz",
             sizeBytes: 1,
             gzBytes: 1,
             uploaded: true,
