@@ -137,21 +137,57 @@ enum InvalidDocumentVectors {
                 + "either reading of MB (32,000,000 or 33,554,432)", error: "schema.range")
         add(
             "igc-gz-bytes-over-32mb", "schema §2 Storage objects", collection: "flights", form: .stored,
-            flightStored, { blob("igc", &$0, "gzBytes", .integer(32_000_001)) },
+            flightStored, { blob("igc", &$0, "gzBytes", .integer(SchemaLimits.storageObjectMaxBytes + 1)) },
             "32 MB is pinned as 32,000,000 bytes: one byte more is refused", error: "schema.range",
             pins: [.decimalSizes])
         add(
             "valid.igc-gz-bytes-at-cap", "schema §2 Storage objects", collection: "flights", form: .stored,
-            flightStored, { blob("igc", &$0, "gzBytes", .integer(32_000_000)) },
+            flightStored, { blob("igc", &$0, "gzBytes", .integer(SchemaLimits.storageObjectMaxBytes)) },
             "igc.gzBytes 32,000,000, at the pinned cap: valid", error: nil, pins: [.decimalSizes])
         add(
             "igc-size-bytes-over-64mib", "schema §2 Storage objects", collection: "flights", form: .stored,
-            flightStored, { blob("igc", &$0, "sizeBytes", .integer(67_108_865)) },
+            flightStored, { blob("igc", &$0, "sizeBytes", .integer(SchemaLimits.igcImportMaxRawBytes + 1)) },
             "igc.sizeBytes is the IGC file's size before gzip, at most the 64 MiB import cap (67,108,864 bytes)",
             error: "schema.range")
+        // Storage paths (schema §2: users/{uid}/igc/{flightId}.igc.gz; fields.tsv limit storagePath). The
+        // document's path is not part of a validate case: {uid} is any uid, {flightId} the id igc.sha256 gives.
+        let flightId: String = {
+            if case .string(let s)? = flightStored["igc"]?.mapValue?["sha256"] { return s }
+            return ""
+        }()
+        let igcPath = (try? BlobPaths.igcObjectPath(uid: "u1", flightId: flightId)) ?? ""
+        let otherFlightPath =
+            (try? BlobPaths.igcObjectPath(uid: "u1", flightId: String(repeating: "0", count: 64))) ?? ""
+        for (id, path, note) in [
+            (
+                "igc-path-without-users-prefix", igcPath.split(separator: "/").dropFirst(2).joined(separator: "/"),
+                "the object lives under users/{uid}/"
+            ),
+            (
+                "igc-path-wrong-extension", String(igcPath.dropLast(3)),
+                "the object is the gzipped file: {flightId}.igc.gz"
+            ),
+            (
+                "igc-path-uppercase-hash", igcPath.replacingOccurrences(of: flightId, with: flightId.uppercased()),
+                "the flight id in the path is lowercase hex"
+            ),
+            (
+                "igc-path-other-flight", otherFlightPath,
+                "the path names this flight's id (igc.sha256), not another flight's"
+            ),
+        ] {
+            add(
+                id, "schema §2 Storage objects", collection: "flights", form: .stored, flightStored,
+                { blob("igc", &$0, "path", .string(path)) }, note, error: "schema.storage-path")
+        }
+        add(
+            "valid.igc-path-any-uid", "schema §2 Storage objects", collection: "flights", form: .stored, flightStored,
+            { blob("igc", &$0, "path", .string(igcPath)) },
+            "without the document's path any uid is this document's uid: users/u1/igc/{flightId}.igc.gz is valid",
+            error: nil)
         add(
             "valid.igc-size-bytes-at-cap", "schema §2 Storage objects", collection: "flights", form: .stored,
-            flightStored, { blob("igc", &$0, "sizeBytes", .integer(67_108_864)) },
+            flightStored, { blob("igc", &$0, "sizeBytes", .integer(SchemaLimits.igcImportMaxRawBytes)) },
             "igc.sizeBytes 67,108,864 (64 MiB), at the import cap: valid", error: nil)
         add(
             "updated-at-client-time", "schema §2 common fields", collection: "flights", form: .write, flightWrite,
@@ -290,8 +326,31 @@ enum InvalidDocumentVectors {
             error: "schema.range")
         add(
             "map-file-gz-bytes-over-32mb", "schema §2 Storage objects", collection: "mapFiles", form: .stored,
-            mapFileStored, { blob("content", &$0, "gzBytes", .integer(32_000_001)) },
+            mapFileStored, { blob("content", &$0, "gzBytes", .integer(SchemaLimits.storageObjectMaxBytes + 1)) },
             "and pinned as 32,000,000 bytes", error: "schema.range", pins: [.decimalSizes])
+        add(
+            "map-file-content-path-other-hash", "schema §2 Storage objects", collection: "mapFiles", form: .stored,
+            mapFileStored,
+            { d in
+                let other = String(repeating: "ab", count: 32)
+                blob(
+                    "content", &d, "path",
+                    .string((try? BlobPaths.contentObjectPath(uid: "u1", contentHash: other)) ?? ""))
+            },
+            "content.path names the document's contentHash: users/{uid}/files/{contentHash}.gz",
+            error: "schema.storage-path")
+        add(
+            "map-file-content-path-igc-folder", "schema §2 Storage objects", collection: "mapFiles", form: .stored,
+            mapFileStored,
+            { d in
+                guard case .string(let hash)? = d["contentHash"] else { return }
+                // The IGC folder with the content object's name: {contentHash}.gz.
+                let igc = (try? BlobPaths.igcObjectPath(uid: "u1", flightId: hash)) ?? ""
+                let name = (try? BlobPaths.contentObjectPath(uid: "u1", contentHash: hash))?.split(separator: "/").last
+                blob(
+                    "content", &d, "path",
+                    .string(igc.split(separator: "/").dropLast().joined(separator: "/") + "/" + (name ?? "")))
+            }, "a map file's content is under files/, not igc/", error: "schema.storage-path")
         return VectorFile(
             area: "invalid-documents", summary: "documents that each break one rule, named by its rule id", cases: cases
         )
