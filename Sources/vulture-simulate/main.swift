@@ -237,7 +237,7 @@ tool.run { arguments in
     let clock = ContinuousClock()
     let began = clock.now
     let cpuBefore = processCPUSeconds()
-    try SimulationBatch.run(
+    SimulationBatch.run(
         SimulationSeeds(
             start: start, count: count,
             template: SimulationOptions(

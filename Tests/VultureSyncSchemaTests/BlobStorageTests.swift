@@ -16,6 +16,27 @@ struct BlobStorageTests {
                 == "users/u1X/files/6da01ed8043416c685e7887060e49337d8ec88adfecbedef0f6432549a6f869f.gz")
     }
 
+    /// `isObjectPath` compares piece by piece what `objectPath` would build, and answers false where
+    /// `objectPath` throws.
+    @Test func isObjectPathAgreesWithTheBuiltPath() throws {
+        let igc = try BlobPaths.igcObjectPath(uid: "u1X", flightId: Self.flightId)
+        #expect(BlobPaths.isObjectPath(igc, .igc, uid: "u1X", hash: Self.flightId))
+        #expect(BlobPaths.isObjectPath(igc, .igc, uid: "u1X", hash: Self.flightId, hashChecked: true))
+        let content = try BlobPaths.contentObjectPath(uid: "u1X", contentHash: Self.flightId)
+        #expect(BlobPaths.isObjectPath(content, .mapFileContent, uid: "u1X", hash: Self.flightId))
+        #expect(!BlobPaths.isObjectPath(content, .igc, uid: "u1X", hash: Self.flightId))
+        for wrong in [
+            String(igc.dropLast()), igc + "x", igc + "/", "/" + igc, String(igc.dropFirst(6)),
+            igc.replacingOccurrences(of: "u1X", with: "u1x"), igc.uppercased(), "",
+        ] {
+            #expect(!BlobPaths.isObjectPath(wrong, .igc, uid: "u1X", hash: Self.flightId), "\(wrong)")
+        }
+        // Where objectPath throws: an invalid uid, a hash that is not 64 lowercase hex characters.
+        #expect(!BlobPaths.isObjectPath("users/../igc/\(Self.flightId).igc.gz", .igc, uid: "..", hash: Self.flightId))
+        let upper = Self.flightId.uppercased()
+        #expect(!BlobPaths.isObjectPath("users/u1X/igc/\(upper).igc.gz", .igc, uid: "u1X", hash: upper))
+    }
+
     @Test(arguments: [
         ("", BlobError.invalidUid(.empty)),
         ("a/b", .invalidUid(.containsSlash)),

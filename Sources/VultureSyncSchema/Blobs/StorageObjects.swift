@@ -45,6 +45,37 @@ public enum BlobPaths {
         return out
     }
 
+    /// Whether `path` is ``objectPath(_:uid:hash:)`` of these values, compared piece by piece without
+    /// building it (a validator asks this of every document with a blob map); false where that throws.
+    /// `hashChecked`: the caller has checked that `hash` is 64 lowercase hex characters.
+    public static func isObjectPath(
+        _ path: String, _ kind: StorageObjectKind, uid: String, hash: String, hashChecked: Bool = false
+    ) -> Bool {
+        guard (try? validate(uid: uid)) != nil, hashChecked || DocumentIds.isLowercaseHexSHA256(hash) else {
+            return false
+        }
+        var path = path
+        return path.withUTF8 { bytes in
+            var offset = 0
+            for part in templateParts[kind] ?? [] {
+                var piece =
+                    switch part {
+                    case .text(let text): text
+                    case .uid: uid
+                    case .hash: hash
+                    }
+                let matches = piece.withUTF8 { wanted in
+                    guard bytes.count - offset >= wanted.count else { return false }
+                    guard let p = bytes.baseAddress, let q = wanted.baseAddress else { return true }
+                    return memcmp(p + offset, q, wanted.count) == 0
+                }
+                guard matches else { return false }
+                offset += piece.utf8.count
+            }
+            return offset == bytes.count
+        }
+    }
+
     /// A piece of a path template: literal text, `{uid}`, or the other placeholder.
     private enum TemplatePart: Sendable {
         case text(String)

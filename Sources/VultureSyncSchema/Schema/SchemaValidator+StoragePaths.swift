@@ -1,5 +1,44 @@
 import VultureSchemaCore
 
+/// A blob map's Storage path field: the document's map field (`igc`), the map's owner in the schema
+/// (`IGCBlob`), its path field (`path`) and the object kind the path names.
+struct BlobPathField: Sendable {
+    var mapField: String
+    var owner: String
+    var pathField: String
+    var kind: StorageObjectKind
+    /// What fills the object path's placeholder other than `{uid}`, for a path template
+    /// `users/{uid}/…` with exactly one more placeholder; nil for any other template.
+    var keyedBy: BlobKey?
+    /// The collection whose documents hold the map, when the engine's collections name it.
+    var collection: SyncCollection?
+
+    /// What keys an object: the document's id (`{flightId}`, the collection path's last placeholder)
+    /// or a field of the document (`{contentHash}`).
+    enum BlobKey: Sendable {
+        case documentId
+        case field(String)
+    }
+
+    init(
+        mapField: String, owner: String, pathField: String, kind: StorageObjectKind, collection: String,
+        collectionPath: String
+    ) {
+        self.collection = SyncCollection(rawValue: collection)
+        self.mapField = mapField
+        self.owner = owner
+        self.pathField = pathField
+        self.kind = kind
+        let template = kind.pathTemplate
+        let prefix = "users/{uid}/"
+        let placeholders = template.split(separator: "{").dropFirst().compactMap { $0.split(separator: "}").first }
+        guard template.hasPrefix(prefix), placeholders.count == 2, placeholders[0] == "uid", placeholders[1] != "uid"
+        else { return }
+        let name = String(placeholders[1])
+        keyedBy = collectionPath.hasSuffix("/{\(name)}") ? .documentId : .field(name)
+    }
+}
+
 /// Where a document lives: the uid and the document id of its path `users/{uid}/COLLECTION/{id}`.
 public struct DocumentLocation: Sendable, Hashable {
     /// The Firebase Auth uid, the path's second segment.
@@ -45,28 +84,64 @@ extension SchemaValidator {
     public func storagePathViolations(
         _ fields: [String: FirestoreValue], documentType: String, location: DocumentLocation? = nil
     ) -> [SchemaViolation] {
-        guard fields[CommonFields.Field.deleted] != .boolean(true),
-            let collection = schema.collection(documentType: documentType)
+        guard let pathFields = blobPathFields[documentType], fields[CommonFields.Field.deleted] != .boolean(true)
         else { return [] }
         var out: [SchemaViolation] = []
-        for f in schema.fields(of: documentType) {
-            guard case .map(let owner) = f.type, case .map(let blobMap)? = fields[f.name] else { continue }
-            for pathField in schema.fields(of: owner) {
-                guard let kindName = pathField.limits.storagePath, let kind = StorageObjectKind(rawValue: kindName),
-                    case .string(let path)? = blobMap[pathField.name]
-                else { continue }
-                if let message = storagePathProblem(
-                    path, kind: kind, label: "\(owner).\(pathField.name)", collection: collection, fields: fields,
-                    location: location)
-                {
-                    out.append(
-                        SchemaViolation(
-                            pointer: JSONPointer.appending(JSONPointer.appending("", f.name), pathField.name),
-                            rule: SchemaRule.storagePath.rawValue, message: message))
-                }
+        for field in pathFields {
+            guard case .map(let blobMap)? = fields[field.mapField], case .string(let path)? = blobMap[field.pathField]
+            else { continue }
+            if storagePathIsExpected(path, field: field, fields: fields, location: location) { continue }
+            guard let collection = schema.collection(documentType: documentType) else { continue }
+            if let message = storagePathProblem(
+                path, kind: field.kind, label: "\(field.owner).\(field.pathField)", collection: collection,
+                fields: fields, location: location)
+            {
+                out.append(
+                    SchemaViolation(
+                        pointer: JSONPointer.appending(JSONPointer.appending("", field.mapField), field.pathField),
+                        rule: SchemaRule.storagePath.rawValue, message: message))
             }
         }
         return out
+    }
+
+    /// Whether `path` is the one object path the document's fields and `location` give, compared
+    /// piece by piece: the common case of a right document, where no finding is worded.
+    /// False also where the path is not determined (an id or hash the fields do not give, a uid that
+    /// is not valid): ``storagePathProblem(_:kind:label:collection:fields:location:)`` then judges it.
+    private func storagePathIsExpected(
+        _ path: String, field: BlobPathField, fields: [String: FirestoreValue], location: DocumentLocation?
+    ) -> Bool {
+        guard let keyedBy = field.keyedBy else { return false }
+        let hash: String
+        // An id the id rule gave is 64 lowercase hex characters already.
+        var hashChecked = false
+        switch keyedBy {
+        case .documentId:
+            if let location {
+                hash = location.documentId
+            } else if let c = field.collection, let id = try? DocumentIds.documentId(collection: c, fields: fields) {
+                hash = id.id
+                hashChecked = id.rule.algorithm == .sha256Hex
+            } else {
+                return false
+            }
+        case .field(let name):
+            guard case .string(let h)? = fields[name] else { return false }
+            hash = h
+        }
+        let uid: String
+        if let location {
+            uid = location.uid
+        } else {
+            // Any valid uid: the segment after `users/` (the template's first placeholder).
+            let bytes = path.utf8
+            guard bytes.starts(with: "users/".utf8) else { return false }
+            let start = bytes.index(bytes.startIndex, offsetBy: 6)
+            guard let slash = bytes[start...].firstIndex(of: 0x2F) else { return false }
+            uid = String(Substring(bytes[start..<slash]))
+        }
+        return BlobPaths.isObjectPath(path, field.kind, uid: uid, hash: hash, hashChecked: hashChecked)
     }
 
     /// What a placeholder of a path template must hold.

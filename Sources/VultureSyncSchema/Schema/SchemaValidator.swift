@@ -70,6 +70,10 @@ public struct SchemaValidator: Sendable {
     /// For each field name that is not a common field, the collections (indices into
     /// `schema.collections`) whose documents have it: the one table collection inference reads.
     private let collectionsByOwnField: [String: [Int]]
+    /// For each document type, the Storage path fields of its blob maps (`storagePath` limit in
+    /// `Spec/fields.tsv`), found once: ``storagePathViolations(_:documentType:location:)`` reads them
+    /// for every document validated.
+    let blobPathFields: [String: [BlobPathField]]
 
     /// A validator for the documents of `schema`.
     public init(schema: SyncSchema) {
@@ -82,6 +86,22 @@ public struct SchemaValidator: Sendable {
             }
         }
         self.collectionsByOwnField = table
+        var blobPaths: [String: [BlobPathField]] = [:]
+        for c in schema.collections {
+            for f in schema.fields(of: c.documentType) {
+                guard case .map(let owner) = f.type else { continue }
+                for pathField in schema.fields(of: owner) {
+                    guard let name = pathField.limits.storagePath, let kind = StorageObjectKind(rawValue: name) else {
+                        continue
+                    }
+                    blobPaths[c.documentType, default: []].append(
+                        BlobPathField(
+                            mapField: f.name, owner: owner, pathField: pathField.name, kind: kind,
+                            collection: c.name, collectionPath: c.pathTemplate))
+                }
+            }
+        }
+        self.blobPathFields = blobPaths
     }
 
     /// Every violation of `fields` as a document of `documentType` (`FlightDocument`), in pointer order.
