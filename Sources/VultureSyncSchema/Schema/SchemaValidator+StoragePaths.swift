@@ -56,14 +56,21 @@ public struct DocumentLocation: Sendable, Hashable {
     /// `projects/…/documents/users/u/flights/x`); nil for any other shape (the profile `users/{uid}`
     /// has no blob map).
     public init?(path: String) {
-        var segments = FirestoreLimits.slashSegments(path).map(String.init)
-        if let d = segments.firstIndex(of: "documents"), segments.first == "projects" {
-            segments = Array(segments[(d + 1)...])
-        }
+        let segments = Self.segments(of: path)
         guard segments.count == 4, segments[0] == "users", !segments[1].isEmpty, !segments[3].isEmpty else {
             return nil
         }
         self.init(uid: segments[1], documentId: segments[3])
+    }
+
+    /// The segments of a document path from `users` on: a full REST name
+    /// `projects/…/documents/users/…` loses its prefix.
+    static func segments(of path: String) -> [String] {
+        let segments = FirestoreLimits.slashSegments(path).map(String.init)
+        if let d = segments.firstIndex(of: "documents"), segments.first == "projects" {
+            return Array(segments[(d + 1)...])
+        }
+        return segments
     }
 }
 

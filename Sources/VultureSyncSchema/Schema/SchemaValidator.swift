@@ -204,10 +204,7 @@ public struct SchemaValidator: Sendable {
     public func pathViolations(path: String, fields: [String: FirestoreValue]) -> (
         documentType: String?, violations: [SchemaViolation]
     ) {
-        var segments = FirestoreLimits.slashSegments(path).map(String.init)
-        if let d = segments.firstIndex(of: "documents"), segments.first == "projects" {
-            segments = Array(segments[(d + 1)...])
-        }
+        let segments = DocumentLocation.segments(of: path)
         func wrong(_ message: String) -> (String?, [SchemaViolation]) {
             (nil, [SchemaViolation(pointer: "", rule: SchemaRule.collection.rawValue, message: message)])
         }
