@@ -2,12 +2,13 @@ import Foundation
 import VultureSchemaCore
 import VultureSyncSchema
 
-/// `vulture-benchmark child profile WORK N [TIMES]`: the in-process work of a pairing on our side alone, the
-/// documents made first and the measured work in ``measured(_:)`` (for `valgrind --tool=callgrind
-/// --toggle-collect='*ProfileWork*measured*'` or `perf record`). WORK is `write` (N flights as one
-/// array, read from canonical bytes, then written canonically), `validate-flights`, `validate-tasks` or `validate-comments` (N
-/// documents of that corpus, each line read and validated as `vulture-benchmark validate` does), done
-/// TIMES over (1 by default).
+/// `vulture-benchmark child profile WORK N [TIMES]`: the in-process work of a pairing on our side
+/// alone, the documents made first and the measured work in ``measured(_:)`` (for `valgrind
+/// --tool=callgrind --toggle-collect='*ProfileWork*measured*'` or `perf record`). WORK is `write` (N
+/// flights as one array, read from canonical bytes, then written canonically), `sync` (the first sync
+/// of N flights in memory, push and pull, as the sync benchmark's cost per document runs it),
+/// `validate-flights`, `validate-tasks` or `validate-comments` (N documents of that corpus, each line
+/// read and validated as `vulture-benchmark validate` does), done TIMES over (1 by default).
 enum ProfileWork {
     static func run(_ work: String, count: Int, times: Int) throws {
         switch work {
@@ -48,6 +49,26 @@ enum ProfileWork {
             }
             if let failure { throw failure }
             print("\(valid) of \(lines.count) valid")
+        case "sync":
+            // As the benchmark's cost per document measures it: freed memory kept, one round unmeasured.
+            SyncBenchmark.retainFreedMemory()
+            let flights = SyncBenchmark.logbook(count)
+            _ = try SyncBenchmark.memorySyncs(flights)
+            var push = 0.0
+            var pull = 0.0
+            var failure: Error?
+            measured {
+                do {
+                    for _ in 0..<times {
+                        let r = try SyncBenchmark.memorySyncs(flights)
+                        push += r.push.cpuSeconds
+                        pull += r.pull.cpuSeconds
+                    }
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+            let n = Double(count * times)
+            print(String(format: "push %.1f µs/document, pull %.1f µs/document (CPU)", push / n * 1e6, pull / n * 1e6))
         default:
             throw BenchmarkError.setup("child profile: unknown work \(work)")
         }

@@ -79,6 +79,12 @@ CommandLineTool(name: "vulture-benchmark", usage: usage).run { arguments in
                 r.pull.seconds, r.pull.cpuSeconds))
         return 0
     }
+    if arguments.first == "child", arguments.count == 2, arguments[1] == "cost-per-document" {
+        // Internal: only the sync benchmark's cost per document as the logbook grows (minutes), for
+        // measuring an engine change without the emulator.
+        try SyncBenchmark.costPerDocument(SyncBenchmark.logbook(500))
+        return 0
+    }
     if arguments.first == "child", arguments.count == 4 || arguments.count == 5, arguments[1] == "profile",
         let count = Int(arguments[3]), count > 0, let times = Int(arguments.count == 5 ? arguments[4] : "1"), times > 0
     {
