@@ -97,13 +97,20 @@ import Testing
 
     /// ECMAScript's digits for doubles of every binary exponent, random bit patterns, and the usual suspects.
     @Test func shortestDigitsAgreeWithSwiftsDescription() {
-        var doubles: [Double] = [
-            5e-324, 1e-323, 1.5e-323, 2e-323, 2.2250738585072009e-308, 2.2250738585072014e-308, 1.7976931348623157e308,
-            9_007_199_254_740_992, 9_007_199_254_740_993, 9_007_199_254_740_994, 1e15, 1e16, 1e17, 1e21, 1e22, 1e23,
-            123e-20,
-            0.1, 0.2, 0.3, 1.0 / 3.0, 2.0 / 3.0, 50.8465573, 27.777777777777779, 5e-7, 1e-6, 1e-7, 4.35, 0.000001,
-            9.999999999999999e22, 8.41e21, 5.0e-324, 1.0e23, 2.0, 100, 1_234_567_890_123_456_789,
+        // Decimal texts that no double holds exactly (subnormals, past 2^53), read as the compiler
+        // would read them as literals, without its warning that they round.
+        let rounded = [
+            "5e-324", "1e-323", "1.5e-323", "2e-323", "2.2250738585072009e-308", "9007199254740993", "5.0e-324",
+            "1234567890123456789",
         ]
+        var doubles: [Double] =
+            [
+                2.2250738585072014e-308, 1.7976931348623157e308, 9_007_199_254_740_992, 9_007_199_254_740_994, 1e15,
+                1e16, 1e17, 1e21, 1e22, 1e23, 123e-20,
+                0.1, 0.2, 0.3, 1.0 / 3.0, 2.0 / 3.0, 50.8465573, 27.777777777777779, 5e-7, 1e-6, 1e-7, 4.35, 0.000001,
+                9.999999999999999e22, 8.41e21, 1.0e23, 2.0, 100,
+            ] + rounded.compactMap(Double.init)
+        #expect(doubles.count == 36, "every rounded text reads as a double")
         for e in -1074...1023 {
             let p = e >= -1022 ? pow(2.0, Double(e)) : Double(bitPattern: UInt64(1) << UInt64(e + 1074))
             doubles += [p, p.nextUp, p.nextDown, p * 1.5, p * 1.1]
